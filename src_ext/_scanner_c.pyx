@@ -626,6 +626,7 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
                 another ``feed()``/``close()`` of the same scanner was still running.
         """
         cdef Py_ssize_t n, base
+        cdef object delta
         if self.t == NULL:
             raise RuntimeError(NOT_INITIALISED)
         if self.fast and PyUnicode_CheckExact(chunk):
@@ -656,12 +657,11 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             else:
                 self.base = base
                 self._run(<str>chunk, 0, False)
-            visible = self._vis_out()
-            reasoning = self._out(self.orr)
+            delta = self._result(self._vis_out(), self._out(self.orr))
             self.fast = self.mode == M_VIS and self.produced and not self.m_parts
         finally:
             self.busy = False
-        return self._result(visible, reasoning)
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
@@ -693,11 +693,10 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
                     self.ov.append("".join(self.lead))
                 del self.lead[:]
             del self.r_ws[:]
-            visible = self._vis_out()
-            reasoning = self._out(self.orr)
+            delta = _delta(self._vis_out(), self._out(self.orr))
         finally:
             self.busy = False
-        return _delta(visible, reasoning)
+        return delta
 
     # ------------------------------------------------------------------ public state
 

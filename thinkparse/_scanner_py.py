@@ -439,17 +439,18 @@ class ThinkScanner:
             else:
                 self._base = base
                 self._run(chunk, 0, False)
+            delta = _new_delta(
+                Delta,
+                (
+                    ov[0] if len(ov) == 1 else "".join(ov),
+                    orr[0] if len(orr) == 1 else "".join(orr),
+                ),
+            )
             self._fast = self._mode == _VIS and self._produced and not self._m_parts
             self._lite = not self._m_parts
         finally:
             self._busy = False
-        return _new_delta(
-            Delta,
-            (
-                ov[0] if len(ov) == 1 else "".join(ov),
-                orr[0] if len(orr) == 1 else "".join(orr),
-            ),
-        )
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
@@ -487,9 +488,10 @@ class ThinkScanner:
                     ov.append("".join(self._lead))
                 self._lead.clear()
             self._r_ws.clear()
+            delta = _new_delta(Delta, ("".join(ov), "".join(orr)))
         finally:
             self._busy = False
-        return _new_delta(Delta, ("".join(ov), "".join(orr)))
+        return delta
 
     # ------------------------------------------------------------------ public state
 
