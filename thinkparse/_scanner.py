@@ -2,9 +2,11 @@
 
 ``THINKPARSE_NO_EXTENSIONS=1`` (read here, at import, through :mod:`thinkparse._env`) or a
 non-CPython interpreter selects the pure-Python scanner; otherwise the compiled one is used when
-it was built.  When the compiled scanner was not asked away but cannot be imported,
-:data:`FALLBACK` says why, so front ends (the CLI) can tell the user once; the library itself
-stays silent.  Type checkers always read the pure-Python signatures.
+it was built.  When the compiled scanner was not asked away but cannot be imported (typically:
+running from a source tree that was never built), :data:`FALLBACK` says why and one
+``RuntimeWarning`` is issued at import, so the slower scanner is never used unknowingly; set
+``THINKPARSE_NO_EXTENSIONS=1`` to choose pure Python and silence it.  Type checkers always read
+the pure-Python signatures.
 
 :class:`ScannerProtocol` is the one declaration of a scanner's public interface: code outside
 the two scanner modules uses only these methods and properties, never private state.
@@ -13,6 +15,7 @@ the two scanner modules uses only these methods and properties, never private st
 from __future__ import annotations
 
 import platform
+import warnings
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from ._env import NO_EXTENSIONS, flag
@@ -71,10 +74,11 @@ else:
     except ImportError as exc:
         ThinkScanner, IMPLEMENTATION = PyThinkScanner, "python"
         FALLBACK = (
-            f"the compiled scanner is not available ({exc}); using the pure-Python scanner, "
-            "which behaves identically but is slower. Install with 'pip install .' (not from "
-            "the source tree without building), or set THINKPARSE_NO_EXTENSIONS=1 to choose "
-            "pure Python and silence this"
+            f"thinkparse is using the pure-Python scanner: the compiled one is not available "
+            f"({exc}). It behaves identically but is slower. Build it with 'pip install .' "
+            "(and run from outside the source tree) or 'python setup.py build_ext --inplace'; "
+            "set THINKPARSE_NO_EXTENSIONS=1 to choose pure Python and silence this"
         )
+        warnings.warn(FALLBACK, RuntimeWarning, stacklevel=2)
     else:
         IMPLEMENTATION = "cython"
