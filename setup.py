@@ -1,6 +1,6 @@
 """Build script: compiles the Cython scanner in ``src_ext/`` into ``thinkparse._scanner_c``.
 
-Environment (SPEC section 9):
+Environment (docs/behaviour.md, section 9; flags read by thinkparse/_env.py):
 
 * ``THINKPARSE_NO_EXTENSIONS=1`` -- build a pure-Python install, compile nothing.
 * ``THINKPARSE_REQUIRE_EXTENSIONS=1`` -- a failed compile is an error instead of a fallback.

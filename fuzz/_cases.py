@@ -15,6 +15,7 @@ input can be replayed from its bytes alone.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any, Optional
 
 from thinkparse import StreamNormalizer, ThinkParseError, normalize, split_think
@@ -59,7 +60,7 @@ _FRAGMENTS = {
     ),
     "latin-1": ("é", "\u00a0", "ÿ", "<é>", "\x85", "\x1c"),
     "bmp": ("思", "◁think▷", "◁/think▷", "\u2028", "\u3000", "\ufeff", "\u200b"),
-    "astral": ("😀", "𝔱", "𝔲", "<😀>"),
+    "astral": ("😀", "\U0001d531", "\U0001d532", "<😀>"),
 }
 _KINDS = (
     ("ascii",),
@@ -73,7 +74,7 @@ _DELIMITERS = (
     (("[THINK]", "[/THINK]"),),
     (("◁think▷", "◁/think▷"),),
     (("<<", ">>"),),
-    (("𝔱", "𝔲"), ("[THINK]", "[/THINK]")),
+    (("\U0001d531", "\U0001d532"), ("[THINK]", "[/THINK]")),
     (("`x", "y"),),
 )
 _CAPS = (8192, None, 1, 2, 7, 50, 2**63, 0)
@@ -147,7 +148,8 @@ _KEYS = (
     "prompt_tokens", "completion_tokens", "completion_tokens_details", "reasoning_tokens",
     "output_tokens", "input_tokens", "model", "id", "object", "event", "index",
     "content_block", "content_block_delta", "reasoningContent", "reasoningText", "output_text",
-    "response", "done", "eval_count", "finish_reason", "stop_reason", "messages", "contentBlockDelta",
+    "response", "done", "eval_count", "finish_reason", "stop_reason", "messages",
+    "contentBlockDelta",
 )
 _TYPES = (
     "text", "thinking", "redacted_thinking", "reasoning", "message", "chat.completion",
@@ -193,10 +195,8 @@ def normalize_case(data: bytes) -> None:
     r = Reader(data)
     provider = r.pick(_PROVIDERS)
     payload = _payload(r)
-    try:
+    with contextlib.suppress(ThinkParseError, TypeError):
         normalize(payload, provider=provider)
-    except (ThinkParseError, TypeError):
-        pass
     try:
         stream = StreamNormalizer(provider=provider)
     except ThinkParseError:

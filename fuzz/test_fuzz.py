@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import _cases  # noqa: E402
+import _cases
 
 settings.register_profile(
     "short", max_examples=1500, deadline=None, suppress_health_check=list(HealthCheck)

@@ -15,7 +15,8 @@ import pytest
 
 SMALL = 20_000
 LARGE = 200_000
-#: Allowed growth of the per-character cost from SMALL to LARGE (linear: ~1, quadratic: ~10; room for a noisy shared machine).
+#: Allowed growth of the per-character cost from SMALL to LARGE (linear: ~1, quadratic: ~10;
+#: the rest is room for a noisy shared machine)..
 MAX_GROWTH = 4.0
 
 SHAPES: dict[str, tuple[Callable[[int], str], dict[str, Any]]] = {

@@ -7,7 +7,7 @@ Rules referenced (see docs/behaviour.md): R1 (``<REASONING>`` tags), T1 (tag syn
 T2 (``max_tentative``), T5 (fences: at most 3 spaces of indent, runs of at least 3), T9 (the
 ``"\\n\\n"`` separator), section 1 (option validation), section 5 (presets).
 
-Decisions where the specification is silent:
+Decisions where the rules are silent:
 
 * Options passed explicitly replace a preset's value even when they equal the documented default
   (``preset="deepseek-r1", start_in_reasoning=False`` turns the implicit block off). The defaults
