@@ -438,14 +438,17 @@ class ThinkScanner:
                 if self._fence_phase == _F_LS and chunk and chunk[0] not in (" ", self._fence_char):
                     self._fence_phase = _F_INFO  # the line cannot close the fence
                 if self._fence_phase == _F_INFO:
+                    # No LF: the line-start state (T5) is not read again before the LF that
+                    # ends this line resets it, so only the last character is recorded.
                     if chunk:
                         self._fed += len(chunk)
-                        self._emit_line_state(chunk)
+                        self._last_was_lf = False
                     return _new_delta(Delta, (chunk, ""))
             elif mode == _SPAN and not self._span_run and "`" not in chunk and "\n" not in chunk:
+                # Inside a span the line already has a backtick: never at line start (T5).
                 if chunk:
                     self._fed += len(chunk)
-                    self._emit_line_state(chunk)
+                    self._last_was_lf = False
                 return _new_delta(Delta, (chunk, ""))
         if not isinstance(chunk, str):
             raise TypeError(f"feed() takes a str chunk, not {type(chunk).__name__}")
