@@ -255,12 +255,20 @@ class ThinkScanner:
         delimiters: literal ``(open, close)`` pairs.
         start_in_reasoning: the text starts inside a block (T6).  ``"auto"`` is refused.
         code_aware: tags inside Markdown code are text (T5).
-        max_tentative: cap of a tentative block (T2); ``None`` for no limit.
+        max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
+            or more, for no limit.
         preset: a model family's options (section 5); explicit options win.
+
+    The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
+    :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.
+    A scanner serves one caller at a time: a call that starts while another call of the same
+    scanner is running (from a finalizer or another thread) raises ``RuntimeError``, as does any
+    use of a scanner whose ``__init__`` did not complete.
 
     Raises:
         ValueError: an invalid option (named in the message).
         TypeError: an option of the wrong type.
+        RuntimeError: ``__init__`` called again on a working scanner.
     """
 
     # The state: the compiled scanner has the same names, with the same meanings.
