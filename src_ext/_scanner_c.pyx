@@ -218,20 +218,23 @@ cdef int _cs_init(tp_charset *cs, str chars) except -1:
 
 
 cdef struct Tables:
-    # The read-only tables of one option set (candidates in T1 order, pairs, character sets).
-    int nc, npairs, nclose
-    int *kind
-    int *cpair
-    Py_ssize_t *plen
-    Py_ssize_t *poff
-    Py_UCS4 *pbuf
-    int *close_of
-    int *all_set
-    int *close_set
-    tp_charset vis_cs, special_cs, all_cs, close_cs, span_cs, lf_cs, bt_cs, tl_cs
-    tp_charset *pair_cs
-    bint code
-    Py_ssize_t t_cap
+    # The read-only tables of one option set: the candidates in T1 order (kind, pair, text as
+    # ``cand_len`` characters from ``cand_chars[cand_start]``), the pairs, the candidate sets a
+    # position can be matched against, and the character sets searched for; the same names as
+    # the pure-Python scanner's ``_Plan``.
+    int ncands, npairs, ncloser
+    int *cand_kind
+    int *cand_pair
+    Py_ssize_t *cand_len
+    Py_ssize_t *cand_start
+    Py_UCS4 *cand_chars
+    int *closer_of_pair
+    int *all_cands
+    int *closer_cands
+    tp_charset visible_cs, plain_cs, all_cs, closer_cs, span_cs, lf_cs, backtick_cs, tilde_cs
+    tp_charset *closer_cs_of_pair
+    bint code_aware
+    Py_ssize_t tent_cap
 
 
 @cython.final
@@ -250,78 +253,78 @@ cdef class _Plan:
         cdef Py_UCS4 ch
         for kind, text, p in cfg.candidates:
             prefs.append(text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text)
-        self.tables.nc = len(prefs)
+        self.tables.ncands = len(prefs)
         self.tables.npairs = len(cfg.pairs)
-        self.tables.kind = <int *>PyMem_Malloc(self.tables.nc * sizeof(int))
-        self.tables.cpair = <int *>PyMem_Malloc(self.tables.nc * sizeof(int))
-        self.tables.plen = <Py_ssize_t *>PyMem_Malloc(self.tables.nc * sizeof(Py_ssize_t))
-        self.tables.poff = <Py_ssize_t *>PyMem_Malloc(self.tables.nc * sizeof(Py_ssize_t))
-        self.tables.all_set = <int *>PyMem_Malloc(self.tables.nc * sizeof(int))
-        self.tables.close_set = <int *>PyMem_Malloc(self.tables.nc * sizeof(int))
-        self.tables.close_of = <int *>PyMem_Malloc(self.tables.npairs * sizeof(int))
-        self.tables.pair_cs = <tp_charset *>PyMem_Malloc(self.tables.npairs * sizeof(tp_charset))
+        self.tables.cand_kind = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.cand_pair = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.cand_len = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
+        self.tables.cand_start = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
+        self.tables.all_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.closer_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.closer_of_pair = <int *>PyMem_Malloc(self.tables.npairs * sizeof(int))
+        self.tables.closer_cs_of_pair = <tp_charset *>PyMem_Malloc(self.tables.npairs * sizeof(tp_charset))
         for pref in prefs:
             total += len(pref)
-        self.tables.pbuf = <Py_UCS4 *>PyMem_Malloc(total * sizeof(Py_UCS4))
-        if (self.tables.kind == NULL or self.tables.cpair == NULL or self.tables.plen == NULL or self.tables.poff == NULL
-                or self.tables.all_set == NULL or self.tables.close_set == NULL or self.tables.close_of == NULL
-                or self.tables.pair_cs == NULL or self.tables.pbuf == NULL):
+        self.tables.cand_chars = <Py_UCS4 *>PyMem_Malloc(total * sizeof(Py_UCS4))
+        if (self.tables.cand_kind == NULL or self.tables.cand_pair == NULL or self.tables.cand_len == NULL or self.tables.cand_start == NULL
+                or self.tables.all_cands == NULL or self.tables.closer_cands == NULL or self.tables.closer_of_pair == NULL
+                or self.tables.closer_cs_of_pair == NULL or self.tables.cand_chars == NULL):
             raise MemoryError()
         total = 0
-        self.tables.nclose = 0
-        for i in range(self.tables.nc):
+        self.tables.ncloser = 0
+        for i in range(self.tables.ncands):
             kind_i, _, p = cfg.candidates[i]
-            self.tables.kind[i] = kind_i
-            self.tables.cpair[i] = p
-            self.tables.all_set[i] = i
+            self.tables.cand_kind[i] = kind_i
+            self.tables.cand_pair[i] = p
+            self.tables.all_cands[i] = i
             if kind_i == LIT_CLOSE or kind_i == TAG_CLOSE:
-                self.tables.close_set[self.tables.nclose] = i
-                self.tables.nclose += 1
-            self.tables.poff[i] = total
-            self.tables.plen[i] = len(prefs[i])
+                self.tables.closer_cands[self.tables.ncloser] = i
+                self.tables.ncloser += 1
+            self.tables.cand_start[i] = total
+            self.tables.cand_len[i] = len(prefs[i])
             for ch in <str>prefs[i]:
-                self.tables.pbuf[total] = ch
+                self.tables.cand_chars[total] = ch
                 total += 1
         for p in range(self.tables.npairs):
-            memset(&self.tables.pair_cs[p], 0, sizeof(tp_charset))
+            memset(&self.tables.closer_cs_of_pair[p], 0, sizeof(tp_charset))
         for p in range(self.tables.npairs):
-            self.tables.close_of[p] = cfg.pairs[p][1]
-            _cs_init(&self.tables.pair_cs[p], (<str>prefs[self.tables.close_of[p]])[0])
+            self.tables.closer_of_pair[p] = cfg.pairs[p][1]
+            _cs_init(&self.tables.closer_cs_of_pair[p], (<str>prefs[self.tables.closer_of_pair[p]])[0])
         firsts = cfg.first_chars
-        _cs_init(&self.tables.vis_cs, firsts + ("`~" if cfg.code_aware else ""))
-        _cs_init(&self.tables.special_cs, firsts + "<`~\n")
+        _cs_init(&self.tables.visible_cs, firsts + ("`~" if cfg.code_aware else ""))
+        _cs_init(&self.tables.plain_cs, firsts + "<`~\n")
         _cs_init(&self.tables.all_cs, firsts)
-        _cs_init(&self.tables.close_cs, "".join([(<str>prefs[self.tables.close_set[k]])[0]
-                                          for k in range(self.tables.nclose)]))
+        _cs_init(&self.tables.closer_cs, "".join([(<str>prefs[self.tables.closer_cands[k]])[0]
+                                          for k in range(self.tables.ncloser)]))
         _cs_init(&self.tables.span_cs, "`\n")
         _cs_init(&self.tables.lf_cs, "\n")
-        _cs_init(&self.tables.bt_cs, "`")
-        _cs_init(&self.tables.tl_cs, "~")
-        self.tables.code = cfg.code_aware
-        self.tables.t_cap = cfg.max_tentative
+        _cs_init(&self.tables.backtick_cs, "`")
+        _cs_init(&self.tables.tilde_cs, "~")
+        self.tables.code_aware = cfg.code_aware
+        self.tables.tent_cap = cfg.max_tentative
 
     def __dealloc__(self):
         cdef int p
-        PyMem_Free(self.tables.kind)
-        PyMem_Free(self.tables.cpair)
-        PyMem_Free(self.tables.plen)
-        PyMem_Free(self.tables.poff)
-        PyMem_Free(self.tables.pbuf)
-        PyMem_Free(self.tables.all_set)
-        PyMem_Free(self.tables.close_set)
-        PyMem_Free(self.tables.close_of)
-        PyMem_Free(self.tables.vis_cs.extra)
-        PyMem_Free(self.tables.special_cs.extra)
+        PyMem_Free(self.tables.cand_kind)
+        PyMem_Free(self.tables.cand_pair)
+        PyMem_Free(self.tables.cand_len)
+        PyMem_Free(self.tables.cand_start)
+        PyMem_Free(self.tables.cand_chars)
+        PyMem_Free(self.tables.all_cands)
+        PyMem_Free(self.tables.closer_cands)
+        PyMem_Free(self.tables.closer_of_pair)
+        PyMem_Free(self.tables.visible_cs.extra)
+        PyMem_Free(self.tables.plain_cs.extra)
         PyMem_Free(self.tables.all_cs.extra)
-        PyMem_Free(self.tables.close_cs.extra)
+        PyMem_Free(self.tables.closer_cs.extra)
         PyMem_Free(self.tables.span_cs.extra)
         PyMem_Free(self.tables.lf_cs.extra)
-        PyMem_Free(self.tables.bt_cs.extra)
-        PyMem_Free(self.tables.tl_cs.extra)
-        if self.tables.pair_cs != NULL:
+        PyMem_Free(self.tables.backtick_cs.extra)
+        PyMem_Free(self.tables.tilde_cs.extra)
+        if self.tables.closer_cs_of_pair != NULL:
             for p in range(self.tables.npairs):
-                PyMem_Free(self.tables.pair_cs[p].extra)
-            PyMem_Free(self.tables.pair_cs)
+                PyMem_Free(self.tables.closer_cs_of_pair[p].extra)
+            PyMem_Free(self.tables.closer_cs_of_pair)
 
 
 #: Plans by validated option set (bounded).
@@ -443,9 +446,9 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 _PLANS.clear()
             _PLANS[cfg] = plan
         self._held_cands = NULL
-        self._held_phases = <int *>PyMem_Malloc(plan.tables.nc * sizeof(int))
-        self._held_counts = <Py_ssize_t *>PyMem_Malloc(plan.tables.nc * sizeof(Py_ssize_t))
-        self._held_used = <Py_ssize_t *>PyMem_Malloc(plan.tables.nc * sizeof(Py_ssize_t))
+        self._held_phases = <int *>PyMem_Malloc(plan.tables.ncands * sizeof(int))
+        self._held_counts = <Py_ssize_t *>PyMem_Malloc(plan.tables.ncands * sizeof(Py_ssize_t))
+        self._held_used = <Py_ssize_t *>PyMem_Malloc(plan.tables.ncands * sizeof(Py_ssize_t))
         if self._held_phases == NULL or self._held_counts == NULL or self._held_used == NULL:
             raise MemoryError()
         self._plan = plan
@@ -487,11 +490,11 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._held_last = 0
         self._held_ncands = 0
         self._mode = M_VIS
-        self._block_cands = self._tables.all_set
-        self._block_ncands = self._tables.nc
+        self._block_cands = self._tables.all_cands
+        self._block_ncands = self._tables.ncands
         self._block_charset = &self._tables.all_cs
         if cfg.start_in_reasoning:
-            self._open_block(self._tables.all_set, self._tables.nc, &self._tables.all_cs)
+            self._open_block(self._tables.all_cands, self._tables.ncands, &self._tables.all_cs)
             self._echo_possible = True
 
     def __dealloc__(self):
@@ -524,11 +527,11 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         if self._fast and PyUnicode_CheckExact(chunk):
             n = PyUnicode_GET_LENGTH(chunk)
             if tp_find(PyUnicode_DATA(chunk), PyUnicode_KIND(chunk), 0, n,
-                       &self._tables.special_cs) == n:
+                       &self._tables.plain_cs) == n:
                 if n:
                     self._fed += n
                     self._last_was_lf = False
-                    if self._line_start and self._tables.code:
+                    if self._line_start and self._tables.code_aware:
                         self._emit_line_state(<str>chunk, 0, n)
                 return self._result(chunk, "")
         if not isinstance(chunk, str):
@@ -692,17 +695,17 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                     self._emit_vis(w, pos, j)
                 if j == end:
                     return 0
-                if self._tables.code and c == u'`':
+                if self._tables.code_aware and c == u'`':
                     self._run_at_line_start = self._line_start
                     pos = self._code_run(w, j, u'`', M_BT, 0, final)
-                elif self._tables.code and c == u'~':
+                elif self._tables.code_aware and c == u'~':
                     if self._line_start:
                         pos = self._code_run(w, j, u'~', M_TL, 0, final)
                     else:
                         self._emit_vis(w, j, j + 1)
                         pos = j + 1
                 else:
-                    pos = self._match(w, j, self._tables.all_set, self._tables.nc, final)
+                    pos = self._match(w, j, self._tables.all_cands, self._tables.ncands, final)
             elif mode == M_BT:
                 pos = self._code_run(w, pos, u'`', M_BT, self._run_len, final)
             elif mode == M_TL:
@@ -828,7 +831,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             if ph == F_INFO:
                 # Only a line starting with (<= 3 spaces and) the fence character can close the
                 # fence: jump to the next fence character and look back for its line start.
-                cs = &self._tables.bt_cs if ch == u'`' else &self._tables.tl_cs
+                cs = &self._tables.backtick_cs if ch == u'`' else &self._tables.tilde_cs
                 k = tp_find(data, kind, pos, end, cs)
                 while k < end:
                     cnt = self._line_indent(kind, data, pos, k)
@@ -891,12 +894,12 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         backticks that closes (or meets an LF) within ``end`` (T5): its text is visible either
         way and only its end state matters, which ``_vis`` derives from the text.
         """
-        cdef Py_ssize_t j = tp_find(data, kind, pos, end, &self._tables.vis_cs), k, m, n, r
+        cdef Py_ssize_t j = tp_find(data, kind, pos, end, &self._tables.visible_cs), k, m, n, r
         cdef Py_UCS4 c
         while j < end:
             c = PyUnicode_READ(kind, data, j)
             if c == u'`':
-                if not self._tables.code:
+                if not self._tables.code_aware:
                     return j
                 k = j + 1
                 while k < end and PyUnicode_READ(kind, data, k) == u'`':
@@ -921,11 +924,11 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                         m = r  # the closing run
                         break
                     m = r
-                j = tp_find(data, kind, m, end, &self._tables.vis_cs)
-            elif c == u'~' and self._tables.code:
+                j = tp_find(data, kind, m, end, &self._tables.visible_cs)
+            elif c == u'~' and self._tables.code_aware:
                 return j
             elif j + 1 < end and not self._could_match(kind, data, j, end):
-                j = tp_find(data, kind, j + 1, end, &self._tables.vis_cs)
+                j = tp_find(data, kind, j + 1, end, &self._tables.visible_cs)
             else:
                 return j
         return end
@@ -940,18 +943,18 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         cdef Py_ssize_t n
         cdef Py_UCS4 c
         cdef bint fold
-        for i in range(self._tables.nc):
-            n = self._tables.plen[i]
+        for i in range(self._tables.ncands):
+            n = self._tables.cand_len[i]
             if n > 3:
                 n = 3
-            fold = self._tables.kind[i] >= TAG_OPEN
+            fold = self._tables.cand_kind[i] >= TAG_OPEN
             for k in range(<int>n):
                 if j + k >= end:
                     return True  # the text ends inside the prefix: let matching decide
                 c = PyUnicode_READ(kind, data, j + k)
                 if fold and u'A' <= c <= u'Z':
                     c = <Py_UCS4>(<unsigned int>c + ASCII_CASE_GAP)
-                if c != self._tables.pbuf[self._tables.poff[i] + k]:
+                if c != self._tables.cand_chars[self._tables.cand_start[i] + k]:
                     break
             else:
                 return True
@@ -990,7 +993,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             self._pending_end = b
             c = PyUnicode_READ(PyUnicode_KIND(w), PyUnicode_DATA(w), b - 1)
             self._last_was_lf = c == u'\n'
-            if self._tables.code:
+            if self._tables.code_aware:
                 if c == u' ' or c == u'\n':
                     self._emit_line_state(w, a, b)
                 else:
@@ -1029,7 +1032,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._pending_start = k
                 self._pending_end = b
         self._last_was_lf = PyUnicode_READ(kind, data, b - 1) == u'\n'
-        if self._tables.code:
+        if self._tables.code_aware:
             self._emit_line_state(w, a, b)
         return 0
 
@@ -1068,7 +1071,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 return 0
             if self._echo_possible:
                 self._echo_possible = False
-                self._set_block_cands(self._tables.close_set, self._tables.nclose, &self._tables.close_cs)
+                self._set_block_cands(self._tables.closer_cands, self._tables.ncloser, &self._tables.closer_cs)
             self._block_started = True
             if self._reasoning_released:
                 self._out_reasoning.append(SEP)
@@ -1091,8 +1094,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
     cdef Py_ssize_t _tent_text(self, str w, Py_ssize_t pos, Py_ssize_t j) except -2:
         """Add ``w[pos:j]`` to a tentative block; past the cap, restore it (T2)."""
         cdef Py_ssize_t cut
-        if self._tables.t_cap >= 0 and self._tent_len + (j - pos) > self._tables.t_cap:
-            cut = pos + self._tables.t_cap + 1 - self._tent_len
+        if self._tables.tent_cap >= 0 and self._tent_len + (j - pos) > self._tables.tent_cap:
+            cut = pos + self._tables.tent_cap + 1 - self._tent_len
             self._tent_parts.append(PyUnicode_Substring(w, pos, cut))
             self._restore()
             return cut
@@ -1136,9 +1139,9 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
     cdef int _take(self, str w, Py_ssize_t j, int ci, Py_ssize_t length,
                    bint self_closing) except -1:
         cdef int mode = self._mode
-        cdef int k = self._tables.kind[ci]
+        cdef int k = self._tables.cand_kind[ci]
         cdef bint opener = k == LIT_OPEN or k == TAG_OPEN
-        cdef int pair = self._tables.cpair[ci]
+        cdef int pair = self._tables.cand_pair[ci]
         cdef str inner
         if mode == M_VIS:
             if not opener:
@@ -1148,18 +1151,18 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._consumed(-1)
             elif not self._produced:
                 self._consumed(-1)
-                self._open_block(&self._tables.close_of[pair], 1, &self._tables.pair_cs[pair])
+                self._open_block(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
             else:
                 self._mode = M_TENT
                 self._tent_opener = PyUnicode_Substring(w, j, j + length)
                 self._tent_parts = []
                 self._tent_len = 0
-                self._set_block_cands(&self._tables.close_of[pair], 1, &self._tables.pair_cs[pair])
+                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
         elif mode == M_BLOCK:
             self._consumed(-1)
             if opener and not self_closing:
                 self._echo_possible = False
-                self._set_block_cands(&self._tables.close_of[pair], 1, &self._tables.pair_cs[pair])
+                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
             else:
                 self._mode = M_VIS
                 self._block_started = False
@@ -1187,7 +1190,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         else:
             self._tent_parts.append(PyUnicode_Substring(w, j, j + 1))
             self._tent_len += 1
-            if 0 <= self._tables.t_cap < self._tent_len:
+            if 0 <= self._tables.tent_cap < self._tent_len:
                 self._restore()
         return 0
 
@@ -1206,18 +1209,18 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             if ph == PH_PREF:
                 n = self._held_counts[k]
                 cc = c
-                if self._tables.kind[ci] >= TAG_OPEN and u'A' <= c <= u'Z':
+                if self._tables.cand_kind[ci] >= TAG_OPEN and u'A' <= c <= u'Z':
                     cc = <Py_UCS4>(<unsigned int>c + ASCII_CASE_GAP)
-                if cc != self._tables.pbuf[self._tables.poff[ci] + n]:
+                if cc != self._tables.cand_chars[self._tables.cand_start[ci] + n]:
                     self._held_phases[k] = PH_FAIL
                     continue
                 self._held_used[k] += 1
                 n += 1
-                if n == self._tables.plen[ci]:
-                    if self._tables.kind[ci] <= LIT_CLOSE:
+                if n == self._tables.cand_len[ci]:
+                    if self._tables.cand_kind[ci] <= LIT_CLOSE:
                         self._held_phases[k] = PH_MATCH
                     else:
-                        self._held_phases[k] = PH_TAIL if self._tables.kind[ci] == TAG_OPEN else PH_CWS
+                        self._held_phases[k] = PH_TAIL if self._tables.cand_kind[ci] == TAG_OPEN else PH_CWS
                     n = 0
                 self._held_counts[k] = n
                 continue

@@ -192,41 +192,41 @@ class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
     __slots__ = (
-        "cands_close",
-        "cap",
-        "close_of",
-        "code",
+        "all_cands",
+        "cand_kind",
+        "cand_pair",
+        "cand_text",
+        "closer_cands",
+        "closer_of_pair",
+        "code_aware",
         "find_cache",
-        "kind",
-        "pair",
-        "plain",
-        "pref",
-        "second",
-        "vis_cands",
-        "vis_re",
+        "plain_find",
+        "second_chars",
+        "tent_cap",
+        "visible_find",
     )
 
     def __init__(self, cfg: Config) -> None:
-        self.kind = tuple(c[0] for c in cfg.candidates)
-        self.pref = tuple(
+        self.cand_kind = tuple(c[0] for c in cfg.candidates)
+        self.cand_text = tuple(
             text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text
             for kind, text, _ in cfg.candidates
         )
-        self.pair = tuple(c[2] for c in cfg.candidates)
-        self.close_of = tuple(close for _, close in cfg.pairs)
-        self.vis_cands = tuple(range(len(cfg.candidates)))
-        self.cands_close = tuple(
-            i for i in self.vis_cands if self.kind[i] in (LIT_CLOSE, TAG_CLOSE)
+        self.cand_pair = tuple(c[2] for c in cfg.candidates)
+        self.closer_of_pair = tuple(close for _, close in cfg.pairs)
+        self.all_cands = tuple(range(len(cfg.candidates)))
+        self.closer_cands = tuple(
+            i for i in self.all_cands if self.cand_kind[i] in (LIT_CLOSE, TAG_CLOSE)
         )
-        self.code = cfg.code_aware
-        self.cap = cfg.max_tentative
-        self.vis_re = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
-        self.plain = _charclass(cfg.first_chars + "<`~\n").search
+        self.code_aware = cfg.code_aware
+        self.tent_cap = cfg.max_tentative
+        self.visible_find = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
+        self.plain_find = _charclass(cfg.first_chars + "<`~\n").search
         # Characters that can follow a candidate's first one (None: a 1-character candidate).
-        second = [p[1] for p in self.pref if len(p) > 1]
-        second += [c.upper() for k, c in zip(self.kind, second) if k >= TAG_OPEN]
-        self.second: Optional[frozenset[str]] = (
-            frozenset(second) if all(len(p) > 1 for p in self.pref) else None
+        second = [p[1] for p in self.cand_text if len(p) > 1]
+        second += [c.upper() for k, c in zip(self.cand_kind, second) if k >= TAG_OPEN]
+        self.second_chars: Optional[frozenset[str]] = (
+            frozenset(second) if all(len(p) > 1 for p in self.cand_text) else None
         )
         self.find_cache: dict[tuple[int, ...], re.Pattern[str]] = {}
 
@@ -317,17 +317,17 @@ class ThinkScanner:
             if len(_PLANS) >= 256:
                 _PLANS.clear()
             _PLANS[cfg] = plan
-        self._cand_kind = plan.kind
-        self._cand_text = plan.pref
-        self._cand_pair = plan.pair
-        self._closer_of_pair = plan.close_of
-        self._all_cands = plan.vis_cands
-        self._closer_cands = plan.cands_close
-        self._code_aware = plan.code
-        self._tent_cap = plan.cap
-        self._visible_find = plan.vis_re
-        self._plain_find = plan.plain
-        self._second_chars = plan.second
+        self._cand_kind = plan.cand_kind
+        self._cand_text = plan.cand_text
+        self._cand_pair = plan.cand_pair
+        self._closer_of_pair = plan.closer_of_pair
+        self._all_cands = plan.all_cands
+        self._closer_cands = plan.closer_cands
+        self._code_aware = plan.code_aware
+        self._tent_cap = plan.tent_cap
+        self._visible_find = plan.visible_find
+        self._plain_find = plan.plain_find
+        self._second_chars = plan.second_chars
         self._find_cache = plan.find_cache
         self._closed = False
         self._busy = False
