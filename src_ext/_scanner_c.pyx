@@ -19,7 +19,7 @@ name and meaning there.  What changes is only how the work is done:
   previous one is refilled in place when nobody else holds it and it is still exactly a
   ``Delta``.
 
-Safety on misuse (docs/behaviour.md, "No crash, even on misuse"): ``_tables`` is NULL until
+Safety on misuse (docs/behaviour.md#m1): ``_tables`` is NULL until
 ``__init__`` succeeds and every entry point checks it; ``_busy`` is set for the whole of a
 ``feed()``/``close()`` that changes state, so a call arriving from a finalizer (any allocation
 can run the garbage collector) or from another thread raises ``RuntimeError`` instead of

@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 import pytest
 
-SMALL = 20_000
-LARGE = 200_000
+SMALL = 50_000
+LARGE = 500_000
 #: Allowed growth of the per-character cost from SMALL to LARGE (linear: ~1, quadratic: ~10;
 #: the rest is room for a noisy shared machine)..
 MAX_GROWTH = 4.0

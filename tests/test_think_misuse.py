@@ -1,4 +1,4 @@
-"""No crash, even on misuse: every scanner entry point on a broken or shared scanner (S5).
+"""M1, no crash even on misuse: every scanner entry point on a broken or shared scanner (S5).
 
 Each case runs against both implementations and expects the same documented outcome: a
 ``RuntimeError`` with one of two messages (not initialised, re-entered), never a crash, never an
@@ -21,7 +21,7 @@ from thinkparse._spec import NOT_INITIALISED, REENTERED
 
 # --- uninitialised scanners ------------------------------------------------------------------
 def test_bare_instance_refuses_every_entry_point(scanner_cls: Any) -> None:
-    # section 1: no crash on misuse; one clear error
+    # M1: no crash on misuse; one clear error
     scanner = scanner_cls.__new__(scanner_cls)
     for call in (
         lambda: scanner.feed("abc"),
@@ -116,6 +116,22 @@ def test_reassigned_delta_class_is_not_reused(scanner_cls: Any) -> None:
     assert type(delta) is Delta
     assert delta == (" end", "")
     assert delta.visible == " end"
+
+
+class _SubDelta(Delta):
+    __slots__ = ()
+
+
+def test_delta_reassigned_to_a_subclass_is_not_reused(scanner_cls: Any) -> None:
+    # M1: even a Delta subclass is not refilled: results are exactly Delta
+    scanner = scanner_cls()
+    scanner.feed("Hello")
+    delta = scanner.feed(" a")
+    delta.__class__ = _SubDelta
+    del delta
+    again = scanner.feed(" b")
+    assert type(again) is Delta
+    assert again == (" b", "")
 
 
 def test_results_held_by_the_caller_never_change(scanner_cls: Any) -> None:

@@ -41,7 +41,7 @@ Decisions where the rules are silent
   ``orphan_at``) are the whole contract with other modules
   (``thinkparse._scanner.ScannerProtocol``);
   ``split_think`` uses ``had_block`` (T9) and ``orphan_at`` (T10).
-* Misuse never crashes (docs/behaviour.md, "No crash, even on misuse"): a scanner whose
+* Misuse never crashes (docs/behaviour.md#m1): a scanner whose
   ``__init__`` never ran or raised refuses every entry point with ``RuntimeError`` (not
   ``AttributeError``); ``__init__`` runs once; a ``feed()``/``close()`` that starts while another
   call of the same scanner is changing its state (from a finalizer run by the garbage collector,

@@ -46,7 +46,7 @@ MAX_CLOSER_SPACE = 256
 #: "ASCII whitespace" inside tags is exactly these four.
 TAG_SPACE = " \t\n\r"
 
-# --- misuse (see docs/behaviour.md, "No crash, even on misuse") -------------------------------
+# --- misuse (see docs/behaviour.md#m1) -------------------------------
 #: ``feed()``/``close()``/a property of a scanner whose ``__init__`` never ran or raised.
 NOT_INITIALISED = (
     "scanner not initialised: ThinkScanner.__init__ did not run or raised; create it with "
