@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from typing import Optional
-
+from thinkparse import PresetName
 from thinkparse import Delta, Split, ThinkScanner, aiter_think, iter_think, split_think, strip_think
 
 scanner = ThinkScanner(tags=("think",), max_tentative=None, preset="qwen3")
@@ -35,7 +35,7 @@ orphan: Optional[int] = scanner.orphan_at
 split: Split = split_think("x", start_in_reasoning="auto", delimiters=[("[T]", "[/T]")])
 deltas: Iterator[Delta] = iter_think(["a"], tags="think")
 answer: str = strip_think("x", preset="deepseek-r1", max_tentative=100)
-
+family: PresetName = "granite"
 
 async def run(chunks: AsyncIterator[str]) -> list[Delta]:
     return [d async for d in aiter_think(chunks, code_aware=False)]
