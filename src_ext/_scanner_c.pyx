@@ -1,15 +1,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled ``ThinkScanner``: the contract, states and decisions of ``thinkparse._scanner_py``.
+"""Compiled ``ThinkScanner``: the same contract, states and names as ``thinkparse._scanner_py``.
 
-That module's docstring is the theory of operation; this one changes only how the work is done:
+Theory of operation
+-------------------
+The scanner is the pure-Python one's state machine (read that module's docstring first: the
+channels, what is held back and why, why the work is linear); every state variable has the same
+name and meaning there.  What changes is only how the work is done:
 
-* text is read straight from the string's buffer (``PyUnicode_KIND`` / ``PyUnicode_DATA``); in
-  one-byte strings the next character that matters is found with ``memchr`` or 16 bytes at a
-  time (SSE2), elsewhere with a table look-up per character;
-* visible text is released as slices of the input (``PyUnicode_Substring``), one slice per
-  contiguous run, so a chunk with nothing to remove comes back as the very same object (S7);
-* candidate tags advance a small per-candidate state one character at a time, in C;
-* ``Delta`` results are allocated directly as instances of the shared tuple subclass.
+* text is read straight from the string's buffer (``PyUnicode_KIND`` / ``PyUnicode_DATA``); the
+  next character that matters is found by ``tp_find`` (``src_ext/_search.h``: memchr, AVX2 or
+  SSE2 on one-byte strings, a table look-up per character otherwise);
+* visible text is released as slices of the input: the ``_pending_*`` run grows while the text
+  stays contiguous and is copied once, when the call's result is assembled, so a chunk with
+  nothing to remove comes back as the very same object (S7);
+* candidate tags advance a small per-candidate state one character at a time, in C
+  (``_step``), over tables built once per option set (``_Plan``, shared by every scanner);
+* ``Delta`` results are allocated directly as instances of the shared tuple subclass, and the
+  previous one is refilled in place when nobody else holds it and it is still exactly a
+  ``Delta``.
+
+Safety on misuse (docs/behaviour.md#m1): ``_tables`` is NULL until
+``__init__`` succeeds and every entry point checks it; ``_busy`` is set for the whole of a
+``feed()``/``close()`` that changes state, so a call arriving from a finalizer (any allocation
+can run the garbage collector) or from another thread raises ``RuntimeError`` instead of
+changing state under the running call; the fast path is off while busy.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
@@ -42,6 +56,8 @@ from thinkparse._spec import (
     LIT_OPEN as _LIT_OPEN,
     MAX_ATTR_CHARS as _MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE as _MAX_CLOSER_SPACE,
+    NOT_INITIALISED,
+    REENTERED,
     SEPARATOR,
     TAG_CLOSE as _TAG_CLOSE,
     TAG_OPEN as _TAG_OPEN,
@@ -64,145 +80,7 @@ cdef extern from "Python.h":
     PyObject *PyTuple_GET_ITEM(object p, Py_ssize_t pos)
     void Py_DECREF(PyObject *o)
 
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    #define TP_HAVE_SSE2 1
-    #endif
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-    #include <immintrin.h>
-    #define TP_HAVE_AVX2 1
-    #endif
-
-    typedef struct {
-        unsigned char table[256];   /* membership of characters below 256 */
-        int nb;                     /* how many distinct characters below 256 */
-        unsigned char b[4];         /* the first four of them, for the vector search */
-        int nextra;                 /* characters at or above 256 ... */
-        Py_UCS4 *extra;             /* ... listed here */
-    } tp_charset;
-
-    static inline int tp_ctz(unsigned int x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return __builtin_ctz(x);
-    #else
-        int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n;
-    #endif
-    }
-
-    static inline int tp_member(const tp_charset *cs, Py_UCS4 c) {
-        if (c < 256) return cs->table[c];
-        for (int k = 0; k < cs->nextra; k++) if (cs->extra[k] == c) return 1;
-        return 0;
-    }
-
-    #ifdef TP_HAVE_AVX2
-    /* The whole one-byte search for two to four byte values, when the CPU has AVX2: one
-       32-byte step first (markers are often close), then 64 bytes per step, then the tail.
-       One body per set size, so no comparison is repeated. */
-    #define TP_AVX2_FIND(NAME, HITS)                                                        \
-    __attribute__((target("avx2")))                                                         \
-    static Py_ssize_t NAME(const unsigned char *s, Py_ssize_t i, Py_ssize_t end,            \
-                           const tp_charset *cs) {                                          \
-        const __m256i v0 = _mm256_set1_epi8((char)cs->b[0]);                                \
-        const __m256i v1 = _mm256_set1_epi8((char)cs->b[1]);                                \
-        const __m256i v2 = _mm256_set1_epi8((char)cs->b[cs->nb > 2 ? 2 : 1]);               \
-        const __m256i v3 = _mm256_set1_epi8((char)cs->b[cs->nb > 3 ? 3 : 1]);               \
-        (void)v2; (void)v3;                                                                 \
-        if (i + 32 <= end) {                                                                \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            unsigned int m = (unsigned int)_mm256_movemask_epi8(HITS(x));                   \
-            if (m) return i + tp_ctz(m);                                                    \
-            i += 32;                                                                        \
-        }                                                                                   \
-        while (i + 64 <= end) {                                                             \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            __m256i y = _mm256_loadu_si256((const __m256i *)(s + i + 32));                  \
-            __m256i mx = HITS(x), my = HITS(y);                                             \
-            __m256i any = _mm256_or_si256(mx, my);                                          \
-            if (!_mm256_testz_si256(any, any)) {                                            \
-                unsigned int m1 = (unsigned int)_mm256_movemask_epi8(mx);                   \
-                if (m1) return i + tp_ctz(m1);                                              \
-                return i + 32 + tp_ctz((unsigned int)_mm256_movemask_epi8(my));             \
-            }                                                                               \
-            i += 64;                                                                        \
-        }                                                                                   \
-        if (i + 32 <= end) {                                                                \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            unsigned int m = (unsigned int)_mm256_movemask_epi8(HITS(x));                   \
-            if (m) return i + tp_ctz(m);                                                    \
-            i += 32;                                                                        \
-        }                                                                                   \
-        while (i < end && !cs->table[s[i]]) i++;                                            \
-        return i;                                                                           \
-    }
-    #define TP_HITS2(x) _mm256_or_si256(_mm256_cmpeq_epi8(x, v0), _mm256_cmpeq_epi8(x, v1))
-    #define TP_HITS3(x) _mm256_or_si256(TP_HITS2(x), _mm256_cmpeq_epi8(x, v2))
-    #define TP_HITS4(x) _mm256_or_si256(TP_HITS2(x), \
-            _mm256_or_si256(_mm256_cmpeq_epi8(x, v2), _mm256_cmpeq_epi8(x, v3)))
-    TP_AVX2_FIND(tp_find2_avx2, TP_HITS2)
-    TP_AVX2_FIND(tp_find3_avx2, TP_HITS3)
-    TP_AVX2_FIND(tp_find4_avx2, TP_HITS4)
-    static int tp_use_avx2 = -1;
-    #endif
-
-    /* Index of the first character of s[i:end] in the set, or end. */
-    static Py_ssize_t tp_find(const void *data, int kind, Py_ssize_t i, Py_ssize_t end,
-                              const tp_charset *cs) {
-        if (kind == PyUnicode_1BYTE_KIND) {
-            const unsigned char *s = (const unsigned char *)data;
-            if (cs->nb == 0 || i >= end) return end;
-            if (cs->nb == 1) {
-                const void *p = memchr(s + i, cs->b[0], (size_t)(end - i));
-                return p ? (Py_ssize_t)((const unsigned char *)p - s) : end;
-            }
-    #ifdef TP_HAVE_AVX2
-            if (cs->nb <= 4) {
-                if (tp_use_avx2 < 0) {
-                    __builtin_cpu_init();
-                    tp_use_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-                }
-                if (tp_use_avx2) {
-                    if (cs->nb == 2) return tp_find2_avx2(s, i, end, cs);
-                    if (cs->nb == 3) return tp_find3_avx2(s, i, end, cs);
-                    return tp_find4_avx2(s, i, end, cs);
-                }
-            }
-    #endif
-    #ifdef TP_HAVE_SSE2
-            if (cs->nb <= 4) {
-                const __m128i v0 = _mm_set1_epi8((char)cs->b[0]);
-                const __m128i v1 = _mm_set1_epi8((char)cs->b[1]);
-                const __m128i v2 = _mm_set1_epi8((char)cs->b[cs->nb > 2 ? 2 : 1]);
-                const __m128i v3 = _mm_set1_epi8((char)cs->b[cs->nb > 3 ? 3 : 1]);
-                while (i + 16 <= end) {
-                    __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-                    __m128i m = _mm_or_si128(
-                        _mm_or_si128(_mm_cmpeq_epi8(x, v0), _mm_cmpeq_epi8(x, v1)),
-                        _mm_or_si128(_mm_cmpeq_epi8(x, v2), _mm_cmpeq_epi8(x, v3)));
-                    unsigned int mask = (unsigned int)_mm_movemask_epi8(m);
-                    if (mask) return i + tp_ctz(mask);
-                    i += 16;
-                }
-            }
-    #endif
-            while (i < end && !cs->table[s[i]]) i++;
-            return i;
-        }
-        if (kind == PyUnicode_2BYTE_KIND) {
-            const Py_UCS2 *s = (const Py_UCS2 *)data;
-            for (; i < end; i++) if (tp_member(cs, s[i])) return i;
-            return end;
-        }
-        {
-            const Py_UCS4 *s = (const Py_UCS4 *)data;
-            for (; i < end; i++) if (tp_member(cs, s[i])) return i;
-            return end;
-        }
-    }
-    """
+cdef extern from "_search.h":
     ctypedef struct tp_charset:
         unsigned char table[256]
         int nb
@@ -214,6 +92,8 @@ cdef extern from *:
     bint tp_member(const tp_charset *cs, Py_UCS4 c) nogil
 
 # Shared constants, as C values.
+#: ``ord("a") - ord("A")``: ASCII-only lowercasing of tag names (T1).
+cdef unsigned int ASCII_CASE_GAP = 32
 cdef Py_ssize_t FENCE_MAX_INDENT = _FENCE_MAX_INDENT
 cdef Py_ssize_t FENCE_MIN_RUN = _FENCE_MIN_RUN
 cdef Py_ssize_t MAX_ATTR_CHARS = _MAX_ATTR_CHARS
@@ -308,7 +188,7 @@ cdef str _assemble(list parts):
 
 
 cdef inline bint _tag_space(Py_UCS4 c) noexcept nogil:
-    return c == 32 or c == 9 or c == 10 or c == 13
+    return c == u' ' or c == u'\t' or c == u'\n' or c == u'\r'
 
 
 cdef int _cs_init(tp_charset *cs, str chars) except -1:
@@ -338,30 +218,33 @@ cdef int _cs_init(tp_charset *cs, str chars) except -1:
 
 
 cdef struct Tables:
-    # The read-only tables of one option set (candidates in T1 order, pairs, character sets).
-    int nc, npairs, nclose
-    int *kind
-    int *cpair
-    Py_ssize_t *plen
-    Py_ssize_t *poff
-    Py_UCS4 *pbuf
-    int *close_of
-    int *all_set
-    int *close_set
-    tp_charset vis_cs, special_cs, all_cs, close_cs, span_cs, lf_cs, bt_cs, tl_cs
-    tp_charset *pair_cs
-    bint code
-    Py_ssize_t t_cap
+    # The read-only tables of one option set: the candidates in T1 order (kind, pair, text as
+    # ``cand_len`` characters from ``cand_chars[cand_start]``), the pairs, the candidate sets a
+    # position can be matched against, and the character sets searched for; the same names as
+    # the pure-Python scanner's ``_Plan``.
+    int ncands, npairs, ncloser
+    int *cand_kind
+    int *cand_pair
+    Py_ssize_t *cand_len
+    Py_ssize_t *cand_start
+    Py_UCS4 *cand_chars
+    int *closer_of_pair
+    int *all_cands
+    int *closer_cands
+    tp_charset visible_cs, plain_cs, all_cs, closer_cs, span_cs, lf_cs, backtick_cs, tilde_cs
+    tp_charset *closer_cs_of_pair
+    bint code_aware
+    Py_ssize_t tent_cap
 
 
 @cython.final
 cdef class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
-    cdef Tables t
+    cdef Tables tables
 
     def __cinit__(self, cfg):
-        memset(&self.t, 0, sizeof(Tables))
+        memset(&self.tables, 0, sizeof(Tables))
 
     def __init__(self, cfg):
         cdef list prefs = []
@@ -370,78 +253,78 @@ cdef class _Plan:
         cdef Py_UCS4 ch
         for kind, text, p in cfg.candidates:
             prefs.append(text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text)
-        self.t.nc = len(prefs)
-        self.t.npairs = len(cfg.pairs)
-        self.t.kind = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.t.cpair = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.t.plen = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
-        self.t.poff = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
-        self.t.all_set = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.t.close_set = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.t.close_of = <int *>PyMem_Malloc(self.t.npairs * sizeof(int))
-        self.t.pair_cs = <tp_charset *>PyMem_Malloc(self.t.npairs * sizeof(tp_charset))
+        self.tables.ncands = len(prefs)
+        self.tables.npairs = len(cfg.pairs)
+        self.tables.cand_kind = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.cand_pair = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.cand_len = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
+        self.tables.cand_start = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
+        self.tables.all_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.closer_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
+        self.tables.closer_of_pair = <int *>PyMem_Malloc(self.tables.npairs * sizeof(int))
+        self.tables.closer_cs_of_pair = <tp_charset *>PyMem_Malloc(self.tables.npairs * sizeof(tp_charset))
         for pref in prefs:
             total += len(pref)
-        self.t.pbuf = <Py_UCS4 *>PyMem_Malloc(total * sizeof(Py_UCS4))
-        if (self.t.kind == NULL or self.t.cpair == NULL or self.t.plen == NULL or self.t.poff == NULL
-                or self.t.all_set == NULL or self.t.close_set == NULL or self.t.close_of == NULL
-                or self.t.pair_cs == NULL or self.t.pbuf == NULL):
+        self.tables.cand_chars = <Py_UCS4 *>PyMem_Malloc(total * sizeof(Py_UCS4))
+        if (self.tables.cand_kind == NULL or self.tables.cand_pair == NULL or self.tables.cand_len == NULL or self.tables.cand_start == NULL
+                or self.tables.all_cands == NULL or self.tables.closer_cands == NULL or self.tables.closer_of_pair == NULL
+                or self.tables.closer_cs_of_pair == NULL or self.tables.cand_chars == NULL):
             raise MemoryError()
         total = 0
-        self.t.nclose = 0
-        for i in range(self.t.nc):
+        self.tables.ncloser = 0
+        for i in range(self.tables.ncands):
             kind_i, _, p = cfg.candidates[i]
-            self.t.kind[i] = kind_i
-            self.t.cpair[i] = p
-            self.t.all_set[i] = i
+            self.tables.cand_kind[i] = kind_i
+            self.tables.cand_pair[i] = p
+            self.tables.all_cands[i] = i
             if kind_i == LIT_CLOSE or kind_i == TAG_CLOSE:
-                self.t.close_set[self.t.nclose] = i
-                self.t.nclose += 1
-            self.t.poff[i] = total
-            self.t.plen[i] = len(prefs[i])
+                self.tables.closer_cands[self.tables.ncloser] = i
+                self.tables.ncloser += 1
+            self.tables.cand_start[i] = total
+            self.tables.cand_len[i] = len(prefs[i])
             for ch in <str>prefs[i]:
-                self.t.pbuf[total] = ch
+                self.tables.cand_chars[total] = ch
                 total += 1
-        for p in range(self.t.npairs):
-            memset(&self.t.pair_cs[p], 0, sizeof(tp_charset))
-        for p in range(self.t.npairs):
-            self.t.close_of[p] = cfg.pairs[p][1]
-            _cs_init(&self.t.pair_cs[p], (<str>prefs[self.t.close_of[p]])[0])
+        for p in range(self.tables.npairs):
+            memset(&self.tables.closer_cs_of_pair[p], 0, sizeof(tp_charset))
+        for p in range(self.tables.npairs):
+            self.tables.closer_of_pair[p] = cfg.pairs[p][1]
+            _cs_init(&self.tables.closer_cs_of_pair[p], (<str>prefs[self.tables.closer_of_pair[p]])[0])
         firsts = cfg.first_chars
-        _cs_init(&self.t.vis_cs, firsts + ("`~" if cfg.code_aware else ""))
-        _cs_init(&self.t.special_cs, firsts + "<`~\n")
-        _cs_init(&self.t.all_cs, firsts)
-        _cs_init(&self.t.close_cs, "".join([(<str>prefs[self.t.close_set[k]])[0]
-                                          for k in range(self.t.nclose)]))
-        _cs_init(&self.t.span_cs, "`\n")
-        _cs_init(&self.t.lf_cs, "\n")
-        _cs_init(&self.t.bt_cs, "`")
-        _cs_init(&self.t.tl_cs, "~")
-        self.t.code = cfg.code_aware
-        self.t.t_cap = cfg.max_tentative
+        _cs_init(&self.tables.visible_cs, firsts + ("`~" if cfg.code_aware else ""))
+        _cs_init(&self.tables.plain_cs, firsts + "<`~\n")
+        _cs_init(&self.tables.all_cs, firsts)
+        _cs_init(&self.tables.closer_cs, "".join([(<str>prefs[self.tables.closer_cands[k]])[0]
+                                          for k in range(self.tables.ncloser)]))
+        _cs_init(&self.tables.span_cs, "`\n")
+        _cs_init(&self.tables.lf_cs, "\n")
+        _cs_init(&self.tables.backtick_cs, "`")
+        _cs_init(&self.tables.tilde_cs, "~")
+        self.tables.code_aware = cfg.code_aware
+        self.tables.tent_cap = cfg.max_tentative
 
     def __dealloc__(self):
         cdef int p
-        PyMem_Free(self.t.kind)
-        PyMem_Free(self.t.cpair)
-        PyMem_Free(self.t.plen)
-        PyMem_Free(self.t.poff)
-        PyMem_Free(self.t.pbuf)
-        PyMem_Free(self.t.all_set)
-        PyMem_Free(self.t.close_set)
-        PyMem_Free(self.t.close_of)
-        PyMem_Free(self.t.vis_cs.extra)
-        PyMem_Free(self.t.special_cs.extra)
-        PyMem_Free(self.t.all_cs.extra)
-        PyMem_Free(self.t.close_cs.extra)
-        PyMem_Free(self.t.span_cs.extra)
-        PyMem_Free(self.t.lf_cs.extra)
-        PyMem_Free(self.t.bt_cs.extra)
-        PyMem_Free(self.t.tl_cs.extra)
-        if self.t.pair_cs != NULL:
-            for p in range(self.t.npairs):
-                PyMem_Free(self.t.pair_cs[p].extra)
-            PyMem_Free(self.t.pair_cs)
+        PyMem_Free(self.tables.cand_kind)
+        PyMem_Free(self.tables.cand_pair)
+        PyMem_Free(self.tables.cand_len)
+        PyMem_Free(self.tables.cand_start)
+        PyMem_Free(self.tables.cand_chars)
+        PyMem_Free(self.tables.all_cands)
+        PyMem_Free(self.tables.closer_cands)
+        PyMem_Free(self.tables.closer_of_pair)
+        PyMem_Free(self.tables.visible_cs.extra)
+        PyMem_Free(self.tables.plain_cs.extra)
+        PyMem_Free(self.tables.all_cs.extra)
+        PyMem_Free(self.tables.closer_cs.extra)
+        PyMem_Free(self.tables.span_cs.extra)
+        PyMem_Free(self.tables.lf_cs.extra)
+        PyMem_Free(self.tables.backtick_cs.extra)
+        PyMem_Free(self.tables.tilde_cs.extra)
+        if self.tables.closer_cs_of_pair != NULL:
+            for p in range(self.tables.npairs):
+                PyMem_Free(self.tables.closer_cs_of_pair[p].extra)
+            PyMem_Free(self.tables.closer_cs_of_pair)
 
 
 #: Plans by validated option set (bounded).
@@ -453,7 +336,7 @@ cdef class ThinkScanner:
     """ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False, code_aware=True, max_tentative=8192, preset=None)
 --
 
-Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
+Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7).
 
     Feed text in chunks of any size; each call returns the :class:`~thinkparse.Delta` it
     released.  The concatenation of all deltas equals ``split_think`` of the whole text (S1).
@@ -464,63 +347,80 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         delimiters: literal ``(open, close)`` pairs.
         start_in_reasoning: the text starts inside a block (T6).  ``"auto"`` is refused.
         code_aware: tags inside Markdown code are text (T5).
-        max_tentative: cap of a tentative block (T2); ``None`` for no limit.
+        max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
+            or more, for no limit.
         preset: a model family's options (section 5); explicit options win.
+
+    The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
+    :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.
+    A scanner serves one caller at a time: a call that starts while another call of the same
+    scanner is running (from a finalizer or another thread) raises ``RuntimeError``, as does any
+    use of a scanner whose ``__init__`` did not complete.
 
     Raises:
         ValueError: an invalid option (named in the message).
         TypeError: an option of the wrong type.
+        RuntimeError: ``__init__`` called again on a working scanner.
     """
 
+    # The state below has the same names and meanings as the pure-Python scanner's slots
+    # (``thinkparse/_scanner_py.py``); only ``_tables``, ``_plan``, ``_last_delta`` and the
+    # ``_pending_*`` run are particular to this implementation.
     cdef:
-        # configuration: read-only tables shared through ``plan``
-        _Plan plan
-        Tables *t
-        # bookkeeping
-        object last
-        bint closed, fast
-        Py_ssize_t fed, base
-        list ov, orr
-        # visible text
-        bint produced, lead_tag, last_lf, ls
-        Py_ssize_t sp
-        str lead
-        object vr_w
-        Py_ssize_t vr_a, vr_b
-        # code
-        bint bt_ls
-        Py_ssize_t code_n, span_r, fn, frun, fsp
-        Py_UCS4 fch
-        int fph
-        # blocks
-        bint r_any, r_started, echo, tag_seen
-        str r_ws
-        readonly bint _had_block
-        readonly Py_ssize_t _orphan_at
-        int *blk_cands
-        int blk_nc
-        tp_charset *blk_cs
-        # tentative block
-        str t_open
-        list t_parts
-        Py_ssize_t t_count
-        int t_pair
-        # held candidate match
-        list m_parts
-        Py_ssize_t m_len
-        Py_UCS4 m_last
-        int *m_cands
-        int m_nc
-        int *m_ph
-        Py_ssize_t *m_n
-        Py_ssize_t *m_used
-        int mode
+        # configuration: read-only tables shared through ``_plan``
+        _Plan _plan
+        Tables *_tables
+        # bookkeeping: the last Delta returned (refilled when nobody else holds it), the
+        # lifecycle flags, characters fed so far and the offset of the text being scanned
+        object _last_delta
+        bint _closed, _fast, _busy
+        Py_ssize_t _fed, _offset
+        list _out_visible, _out_reasoning
+        # visible text: T8 leading whitespace, T5 line start
+        bint _produced, _lead_dropped, _last_was_lf, _line_start
+        Py_ssize_t _line_spaces
+        list _lead_ws
+        # the visible run released by this call, as a slice not yet copied
+        object _pending_text
+        Py_ssize_t _pending_start, _pending_end
+        # code (T5): the backtick/tilde run being counted, an inline span, a fence
+        bint _run_at_line_start
+        Py_ssize_t _run_len, _span_run, _fence_len, _fence_run, _fence_indent
+        Py_UCS4 _fence_char
+        int _fence_phase
+        # blocks (T2, T3, T6, T8, T9)
+        bint _reasoning_released, _block_started, _echo_possible, _tag_consumed
+        list _block_ws
+        bint _had_block
+        Py_ssize_t _orphan_at
+        int *_block_cands
+        int _block_ncands
+        tp_charset *_block_charset
+        # tentative block (T2, S4)
+        str _tent_opener
+        list _tent_parts
+        Py_ssize_t _tent_len
+        # held candidate match (T1): text held back and each candidate's progress
+        list _held_parts
+        Py_ssize_t _held_len
+        Py_UCS4 _held_last
+        int *_held_cands
+        int _held_ncands
+        int *_held_phases
+        Py_ssize_t *_held_counts
+        Py_ssize_t *_held_used
+        int _mode
 
     def __cinit__(self, *args, **kwargs):
-        self.plan = None
-        self.m_ph = NULL
-        self.m_n = NULL
-        self.m_used = NULL
+        # A bare instance (``__new__`` only, or an ``__init__`` that raised) keeps ``_tables``
+        # NULL:
+        # every entry point checks it and raises instead of reading missing tables.
+        self._plan = None
+        self._tables = NULL
+        self._busy = False
+        self._held_phases = NULL
+        self._held_counts = NULL
+        self._held_used = NULL
 
     @cython.annotation_typing(False)
     def __init__(
@@ -537,7 +437,7 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=False,
         )
-        if self.plan is not None:
+        if self._plan is not None:
             raise RuntimeError("ThinkScanner.__init__ may be called only once")
         cdef _Plan plan = _PLANS.get(cfg)
         if plan is None:
@@ -545,63 +445,62 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             if len(_PLANS) >= 256:
                 _PLANS.clear()
             _PLANS[cfg] = plan
-        self.plan = plan
-        self.t = &plan.t
-        self.m_cands = NULL
-        self.m_ph = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.m_n = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
-        self.m_used = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
-        if self.m_ph == NULL or self.m_n == NULL or self.m_used == NULL:
+        self._held_cands = NULL
+        self._held_phases = <int *>PyMem_Malloc(plan.tables.ncands * sizeof(int))
+        self._held_counts = <Py_ssize_t *>PyMem_Malloc(plan.tables.ncands * sizeof(Py_ssize_t))
+        self._held_used = <Py_ssize_t *>PyMem_Malloc(plan.tables.ncands * sizeof(Py_ssize_t))
+        if self._held_phases == NULL or self._held_counts == NULL or self._held_used == NULL:
             raise MemoryError()
-        self.last = None
-        self.closed = False
-        self.fast = False
-        self.fed = 0
-        self.base = 0
-        self.ov = []
-        self.orr = []
-        self.produced = False
-        self.lead_tag = False
-        self.last_lf = False
-        self.ls = True
-        self.sp = 0
-        self.lead = ""
-        self.vr_w = None
-        self.bt_ls = False
-        self.code_n = 0
-        self.span_r = 0
-        self.fch = 96
-        self.fn = 0
-        self.fph = F_INFO
-        self.frun = 0
-        self.fsp = 0
-        self.r_any = False
-        self.r_started = False
-        self.r_ws = ""
-        self.echo = False
+        self._plan = plan
+        self._tables = &plan.tables
+        self._last_delta = None
+        self._closed = False
+        self._fast = False
+        self._fed = 0
+        self._offset = 0
+        self._out_visible = []
+        self._out_reasoning = []
+        self._produced = False
+        self._lead_dropped = False
+        self._last_was_lf = False
+        self._line_start = True
+        self._line_spaces = 0
+        self._lead_ws = []
+        self._pending_text = None
+        self._run_at_line_start = False
+        self._run_len = 0
+        self._span_run = 0
+        self._fence_char = u'`'
+        self._fence_len = 0
+        self._fence_phase = F_INFO
+        self._fence_run = 0
+        self._fence_indent = 0
+        self._reasoning_released = False
+        self._block_started = False
+        self._block_ws = []
+        self._echo_possible = False
         self._had_block = False
-        self.tag_seen = False
+        self._tag_consumed = False
         self._orphan_at = -1
-        self.t_open = ""
-        self.t_parts = []
-        self.t_count = 0
-        self.t_pair = 0
-        self.m_parts = []
-        self.m_len = 0
-        self.m_last = 0
-        self.m_nc = 0
-        self.mode = M_VIS
-        self.blk_cands = self.t.all_set
-        self.blk_nc = self.t.nc
-        self.blk_cs = &self.t.all_cs
+        self._tent_opener = ""
+        self._tent_parts = []
+        self._tent_len = 0
+        self._held_parts = []
+        self._held_len = 0
+        self._held_last = 0
+        self._held_ncands = 0
+        self._mode = M_VIS
+        self._block_cands = self._tables.all_cands
+        self._block_ncands = self._tables.ncands
+        self._block_charset = &self._tables.all_cs
         if cfg.start_in_reasoning:
-            self._open_block(self.t.all_set, self.t.nc, &self.t.all_cs)
-            self.echo = True
+            self._open_block(self._tables.all_cands, self._tables.ncands, &self._tables.all_cs)
+            self._echo_possible = True
 
     def __dealloc__(self):
-        PyMem_Free(self.m_ph)
-        PyMem_Free(self.m_n)
-        PyMem_Free(self.m_used)
+        PyMem_Free(self._held_phases)
+        PyMem_Free(self._held_counts)
+        PyMem_Free(self._held_used)
 
     # ------------------------------------------------------------------ public API
 
@@ -618,60 +517,128 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         Raises:
             TypeError: ``chunk`` is not a ``str``.
             ScannerClosedError: the scanner was closed.
+            RuntimeError: the scanner was never initialised, or this call started while
+                another ``feed()``/``close()`` of the same scanner was still running.
         """
         cdef Py_ssize_t n, base
-        if self.fast and PyUnicode_CheckExact(chunk):
+        cdef object delta
+        if self._tables == NULL:
+            raise RuntimeError(NOT_INITIALISED)
+        if self._fast and PyUnicode_CheckExact(chunk):
             n = PyUnicode_GET_LENGTH(chunk)
             if tp_find(PyUnicode_DATA(chunk), PyUnicode_KIND(chunk), 0, n,
-                       &self.t.special_cs) == n:
+                       &self._tables.plain_cs) == n:
                 if n:
-                    self.fed += n
-                    self.last_lf = False
-                    if self.ls and self.t.code:
-                        self._line_upd(<str>chunk, 0, n)
+                    self._fed += n
+                    self._last_was_lf = False
+                    if self._line_start and self._tables.code_aware:
+                        self._emit_line_state(<str>chunk, 0, n)
                 return self._result(chunk, "")
         if not isinstance(chunk, str):
             raise TypeError(f"feed() takes a str chunk, not {type(chunk).__name__}")
-        if self.closed:
+        if self._closed:
             raise ScannerClosedError("feed() after close(): this scanner has finished")
-        base = self.fed
-        self.fed = base + PyUnicode_GET_LENGTH(chunk)
-        if self.m_parts:
-            self._continue_match(<str>chunk, base, False)
-        else:
-            self.base = base
-            self._run(<str>chunk, 0, False)
-        self.fast = self.mode == M_VIS and self.produced and not self.m_parts
-        return self._result(self._vis_out(), self._out(self.orr))
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        # Any allocation below can run Python code (a finalizer, another thread): while busy,
+        # the fast path is off and every entry point raises, so no state changes under us.
+        self._busy = True
+        self._fast = False
+        try:
+            base = self._fed
+            self._fed = base + PyUnicode_GET_LENGTH(chunk)
+            if self._held_parts:
+                self._continue_match(<str>chunk, base, False)
+            else:
+                self._offset = base
+                self._run(<str>chunk, 0, False)
+            delta = self._result(self._vis_out(), self._out(self._out_reasoning))
+            self._fast = self._mode == M_VIS and self._produced and not self._held_parts
+        finally:
+            self._busy = False
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
 
         Returns:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
+
+        Raises:
+            RuntimeError: the scanner was never initialised, or this call started while a
+                ``feed()`` of the same scanner was still running.
         """
-        if self.closed:
+        if self._tables == NULL:
+            raise RuntimeError(NOT_INITIALISED)
+        if self._closed:
             return _EMPTY
-        self.closed = True
-        self.fast = False
-        if self.m_parts:
-            self._continue_match("", self.fed, True)
-        if self.mode == M_TENT:
-            self._restore()
-        self._flush()
-        if not self.produced:
-            if self.lead and not self.lead_tag:
-                self.ov.append(self.lead)
-            self.lead = ""
-        self.r_ws = ""
-        return _delta(self._vis_out(), self._out(self.orr))
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        self._busy = True
+        self._closed = True
+        self._fast = False
+        try:
+            if self._held_parts:
+                self._continue_match("", self._fed, True)
+            if self._mode == M_TENT:
+                self._restore()
+            self._flush()
+            if not self._produced:
+                if self._lead_ws and not self._lead_dropped:
+                    self._out_visible.append("".join(self._lead_ws))
+                del self._lead_ws[:]
+            del self._block_ws[:]
+            delta = _delta(self._vis_out(), self._out(self._out_reasoning))
+        finally:
+            self._busy = False
+        return delta
+
+    # ------------------------------------------------------------------ public state
+
+    cdef inline int _check_ready(self) except -1:
+        if self._tables == NULL:
+            raise RuntimeError(NOT_INITIALISED)
+        return 0
+
+    @property
+    def in_reasoning(self):
+        """Whether the next character fed would be reasoning: the scanner is inside a definite
+        block (T2) or the implicit block of ``start_in_reasoning`` (T6), see
+        docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
+        ``close()`` this is ``False``."""
+        self._check_ready()
+        return self._mode == M_BLOCK and not self._closed
+
+    @property
+    def had_block(self):
+        """Whether any block has become reasoning so far, so the joined reasoning is not
+        ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
+        tentative block."""
+        self._check_ready()
+        return self._had_block
+
+    @property
+    def tag_consumed(self):
+        """Whether any tag or delimiter has been consumed (removed from the text) so far: an
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
+        self._check_ready()
+        return self._tag_consumed
+
+    @property
+    def orphan_at(self):
+        """Where the first consumed tag starts, as an offset into all text fed, when it was an
+        orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
+        self._check_ready()
+        return self._orphan_at if self._orphan_at >= 0 else None
 
     def __repr__(self):
-        if self.closed:
+        if self._tables == NULL:
+            return f"<{type(self).__module__}.ThinkScanner not initialised>"
+        if self._closed:
             state = "closed"
-        elif self.mode == M_BLOCK:
+        elif self._mode == M_BLOCK:
             state = "in block"
-        elif self.mode == M_TENT:
+        elif self._mode == M_TENT:
             state = "in tentative block"
         else:
             state = "visible"
@@ -680,11 +647,13 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
     # ------------------------------------------------------------------ main loop
 
     cdef inline object _result(self, object visible, object reasoning):
-        """The ``Delta`` to return: the previous one refilled when only this scanner holds it."""
-        if self.last is not None and Py_REFCNT(<PyObject *>self.last) == 1:
-            return _refill(self.last, visible, reasoning)
-        self.last = _delta(visible, reasoning)
-        return self.last
+        """The ``Delta`` to return: the previous one refilled when only this scanner holds it
+        and it is still exactly a ``Delta`` (its ``__class__`` may have been reassigned)."""
+        if (self._last_delta is not None and Py_REFCNT(<PyObject *>self._last_delta) == 1
+                and type(self._last_delta) is _Delta):
+            return _refill(self._last_delta, visible, reasoning)
+        self._last_delta = _delta(visible, reasoning)
+        return self._last_delta
 
     cdef inline str _out(self, list parts):
         """Join and empty an output list (kept between calls to save allocations)."""
@@ -699,15 +668,15 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
     cdef str _vis_out(self):
         """The visible text released by this call: usually one slice, built only here."""
         cdef str text
-        if not self.ov:
-            if self.vr_w is None:
+        if not self._out_visible:
+            if self._pending_text is None:
                 return ""
-            text = PyUnicode_Substring(self.vr_w, self.vr_a, self.vr_b)
-            self.vr_w = None
+            text = PyUnicode_Substring(self._pending_text, self._pending_start, self._pending_end)
+            self._pending_text = None
             return text
         self._flush()
-        text = _assemble(self.ov)
-        del self.ov[:]
+        text = _assemble(self._out_visible)
+        del self._out_visible[:]
         return text
 
     cdef int _run(self, str w, Py_ssize_t pos, bint final) except -1:
@@ -718,50 +687,50 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef Py_UCS4 c
         cdef int mode
         while pos < end:
-            mode = self.mode
+            mode = self._mode
             if mode == M_VIS:
                 j = self._skip_plain(kind, data, pos, end)
                 c = PyUnicode_READ(kind, data, j) if j < end else 0
                 if j > pos:
-                    self._vis(w, pos, j)
+                    self._emit_vis(w, pos, j)
                 if j == end:
                     return 0
-                if self.t.code and c == 96:  # backtick
-                    self.bt_ls = self.ls
-                    pos = self._code_run(w, j, 96, M_BT, 0, final)
-                elif self.t.code and c == 126:  # tilde
-                    if self.ls:
-                        pos = self._code_run(w, j, 126, M_TL, 0, final)
+                if self._tables.code_aware and c == u'`':
+                    self._run_at_line_start = self._line_start
+                    pos = self._code_run(w, j, u'`', M_BT, 0, final)
+                elif self._tables.code_aware and c == u'~':
+                    if self._line_start:
+                        pos = self._code_run(w, j, u'~', M_TL, 0, final)
                     else:
-                        self._vis(w, j, j + 1)
+                        self._emit_vis(w, j, j + 1)
                         pos = j + 1
                 else:
-                    pos = self._match(w, j, self.t.all_set, self.t.nc, final)
+                    pos = self._match(w, j, self._tables.all_cands, self._tables.ncands, final)
             elif mode == M_BT:
-                pos = self._code_run(w, pos, 96, M_BT, self.code_n, final)
+                pos = self._code_run(w, pos, u'`', M_BT, self._run_len, final)
             elif mode == M_TL:
-                pos = self._code_run(w, pos, 126, M_TL, self.code_n, final)
+                pos = self._code_run(w, pos, u'~', M_TL, self._run_len, final)
             elif mode == M_SPAN:
                 pos = self._span(w, pos)
             elif mode == M_FENCE:
                 pos = self._fence(w, pos)
             elif mode == M_BLOCK:
-                j = tp_find(data, kind, pos, end, self.blk_cs)
+                j = tp_find(data, kind, pos, end, self._block_charset)
                 if j > pos:
                     self._reason(w, pos, j)
                 if j < end:
-                    pos = self._match(w, j, self.blk_cands, self.blk_nc, final)
+                    pos = self._match(w, j, self._block_cands, self._block_ncands, final)
                 else:
                     pos = end
             else:  # M_TENT
-                j = tp_find(data, kind, pos, end, self.blk_cs)
+                j = tp_find(data, kind, pos, end, self._block_charset)
                 if j > pos:
                     cut = self._tent_text(w, pos, j)
                     if cut >= 0:
                         pos = cut
                         continue
                 if j < end:
-                    pos = self._match(w, j, self.blk_cands, self.blk_nc, final)
+                    pos = self._match(w, j, self._block_cands, self._block_ncands, final)
                 else:
                     pos = end
         return 0
@@ -778,29 +747,29 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             k += 1
         n += k - j
         if k > j:
-            self._vis(w, j, k)
+            self._emit_vis(w, j, k)
         if k == end and not final:
-            self.mode = mode
-            self.code_n = n
+            self._mode = mode
+            self._run_len = n
             return k
         if mode == M_BT:
-            if self.bt_ls and n >= FENCE_MIN_RUN:
-                self._open_fence(96, n)
+            if self._run_at_line_start and n >= FENCE_MIN_RUN:
+                self._open_fence(u'`', n)
             else:
-                self.mode = M_SPAN
-                self.code_n = n
-                self.span_r = 0
+                self._mode = M_SPAN
+                self._run_len = n
+                self._span_run = 0
         elif n >= FENCE_MIN_RUN:
-            self._open_fence(126, n)
+            self._open_fence(u'~', n)
         else:
-            self.mode = M_VIS
+            self._mode = M_VIS
         return k
 
     cdef inline void _open_fence(self, Py_UCS4 ch, Py_ssize_t n) noexcept:
-        self.mode = M_FENCE
-        self.fch = ch
-        self.fn = n
-        self.fph = F_INFO
+        self._mode = M_FENCE
+        self._fence_char = ch
+        self._fence_len = n
+        self._fence_phase = F_INFO
 
     cdef Py_ssize_t _span(self, str w, Py_ssize_t pos) except -1:
         cdef Py_ssize_t end = PyUnicode_GET_LENGTH(w)
@@ -808,45 +777,45 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t j, k
         cdef Py_UCS4 c
-        if self.span_r:
+        if self._span_run:
             k = pos
-            while k < end and PyUnicode_READ(kind, data, k) == 96:
+            while k < end and PyUnicode_READ(kind, data, k) == u'`':
                 k += 1
-            self.span_r += k - pos
+            self._span_run += k - pos
             if k > pos:
-                self._vis(w, pos, k)
+                self._emit_vis(w, pos, k)
             if k == end:
                 return k
-            if self.span_r == self.code_n:
-                self.mode = M_VIS
-            self.span_r = 0
+            if self._span_run == self._run_len:
+                self._mode = M_VIS
+            self._span_run = 0
             return k
         # Spans are short: look at a few characters before setting up the vector search.
         j = pos
         while j < end and j < pos + 24:
             c = PyUnicode_READ(kind, data, j)
-            if c == 96 or c == 10:
+            if c == u'`' or c == u'\n':
                 break
             j += 1
         else:
-            j = tp_find(data, kind, j, end, &self.t.span_cs)
+            j = tp_find(data, kind, j, end, &self._tables.span_cs)
         if j == end:
-            self._vis(w, pos, end)
+            self._emit_vis(w, pos, end)
             return end
-        if PyUnicode_READ(kind, data, j) == 10:
-            self._vis(w, pos, j + 1)
-            self.mode = M_VIS
+        if PyUnicode_READ(kind, data, j) == u'\n':
+            self._emit_vis(w, pos, j + 1)
+            self._mode = M_VIS
             return j + 1
         k = j
-        while k < end and PyUnicode_READ(kind, data, k) == 96:
+        while k < end and PyUnicode_READ(kind, data, k) == u'`':
             k += 1
-        self._vis(w, pos, k)
-        self.span_r = k - j
+        self._emit_vis(w, pos, k)
+        self._span_run = k - j
         if k == end:
             return k
-        if self.span_r == self.code_n:
-            self.mode = M_VIS
-        self.span_r = 0
+        if self._span_run == self._run_len:
+            self._mode = M_VIS
+        self._span_run = 0
         return k
 
     cdef Py_ssize_t _fence(self, str w, Py_ssize_t pos) except -1:
@@ -854,15 +823,15 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t start = pos, k, cnt = 0
-        cdef Py_UCS4 ch = self.fch, c
+        cdef Py_UCS4 ch = self._fence_char, c
         cdef int ph
         cdef tp_charset *cs
         while pos < end:
-            ph = self.fph
+            ph = self._fence_phase
             if ph == F_INFO:
                 # Only a line starting with (<= 3 spaces and) the fence character can close the
                 # fence: jump to the next fence character and look back for its line start.
-                cs = &self.t.bt_cs if ch == 96 else &self.t.tl_cs
+                cs = &self._tables.backtick_cs if ch == u'`' else &self._tables.tilde_cs
                 k = tp_find(data, kind, pos, end, cs)
                 while k < end:
                     cnt = self._line_indent(kind, data, pos, k)
@@ -872,48 +841,48 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
                 if k == end:
                     cnt = self._line_indent(kind, data, pos, end)
                     if cnt >= 0:
-                        self.fph = F_LS
-                        self.fsp = cnt
+                        self._fence_phase = F_LS
+                        self._fence_indent = cnt
                     pos = end
                     break
-                self.fph = F_LS
-                self.fsp = cnt
+                self._fence_phase = F_LS
+                self._fence_indent = cnt
                 pos = k
                 continue
             c = PyUnicode_READ(kind, data, pos)
             pos += 1
             if ph == F_LS:
-                if c == 32:
-                    self.fsp += 1
-                    if self.fsp > FENCE_MAX_INDENT:
-                        self.fph = F_INFO
+                if c == u' ':
+                    self._fence_indent += 1
+                    if self._fence_indent > FENCE_MAX_INDENT:
+                        self._fence_phase = F_INFO
                 elif c == ch:
-                    self.fph = F_RUN
-                    self.frun = 1
-                elif c == 10:
-                    self.fsp = 0
+                    self._fence_phase = F_RUN
+                    self._fence_run = 1
+                elif c == u'\n':
+                    self._fence_indent = 0
                 else:
-                    self.fph = F_INFO
+                    self._fence_phase = F_INFO
             elif ph == F_RUN:
                 if c == ch:
-                    self.frun += 1
-                elif c == 32 or c == 9 or c == 13:
-                    self.fph = F_TRAIL if self.frun >= self.fn else F_INFO
-                elif c == 10:
-                    if self.frun >= self.fn:
-                        self.mode = M_VIS
+                    self._fence_run += 1
+                elif c == u' ' or c == u'\t' or c == u'\r':
+                    self._fence_phase = F_TRAIL if self._fence_run >= self._fence_len else F_INFO
+                elif c == u'\n':
+                    if self._fence_run >= self._fence_len:
+                        self._mode = M_VIS
                         break
-                    self.fph = F_LS
-                    self.fsp = 0
+                    self._fence_phase = F_LS
+                    self._fence_indent = 0
                 else:
-                    self.fph = F_INFO
+                    self._fence_phase = F_INFO
             else:  # F_TRAIL
-                if c == 10:
-                    self.mode = M_VIS
+                if c == u'\n':
+                    self._mode = M_VIS
                     break
-                if not (c == 32 or c == 9 or c == 13):
-                    self.fph = F_INFO
-        self._vis(w, start, pos)
+                if not (c == u' ' or c == u'\t' or c == u'\r'):
+                    self._fence_phase = F_INFO
+        self._emit_vis(w, start, pos)
         return pos
 
     cdef Py_ssize_t _skip_plain(self, int kind, void *data, Py_ssize_t pos,
@@ -925,29 +894,29 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         backticks that closes (or meets an LF) within ``end`` (T5): its text is visible either
         way and only its end state matters, which ``_vis`` derives from the text.
         """
-        cdef Py_ssize_t j = tp_find(data, kind, pos, end, &self.t.vis_cs), k, m, n, r
+        cdef Py_ssize_t j = tp_find(data, kind, pos, end, &self._tables.visible_cs), k, m, n, r
         cdef Py_UCS4 c
         while j < end:
             c = PyUnicode_READ(kind, data, j)
-            if c == 96:
-                if not self.t.code:
+            if c == u'`':
+                if not self._tables.code_aware:
                     return j
                 k = j + 1
-                while k < end and PyUnicode_READ(kind, data, k) == 96:
+                while k < end and PyUnicode_READ(kind, data, k) == u'`':
                     k += 1
                 n = k - j
                 if n >= FENCE_MIN_RUN or k == end:
                     return j  # maybe a fence, or the run may go on: the state machine decides
                 m = k
                 while True:
-                    m = tp_find(data, kind, m, end, &self.t.span_cs)
+                    m = tp_find(data, kind, m, end, &self._tables.span_cs)
                     if m == end:
                         return j  # the span is still open at the end: the state machine
-                    if PyUnicode_READ(kind, data, m) == 10:
+                    if PyUnicode_READ(kind, data, m) == u'\n':
                         m += 1  # an LF ends the span
                         break
                     r = m
-                    while r < end and PyUnicode_READ(kind, data, r) == 96:
+                    while r < end and PyUnicode_READ(kind, data, r) == u'`':
                         r += 1
                     if r == end:
                         return j
@@ -955,11 +924,11 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
                         m = r  # the closing run
                         break
                     m = r
-                j = tp_find(data, kind, m, end, &self.t.vis_cs)
-            elif c == 126 and self.t.code:
+                j = tp_find(data, kind, m, end, &self._tables.visible_cs)
+            elif c == u'~' and self._tables.code_aware:
                 return j
             elif j + 1 < end and not self._could_match(kind, data, j, end):
-                j = tp_find(data, kind, j + 1, end, &self.t.vis_cs)
+                j = tp_find(data, kind, j + 1, end, &self._tables.visible_cs)
             else:
                 return j
         return end
@@ -974,18 +943,18 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef Py_ssize_t n
         cdef Py_UCS4 c
         cdef bint fold
-        for i in range(self.t.nc):
-            n = self.t.plen[i]
+        for i in range(self._tables.ncands):
+            n = self._tables.cand_len[i]
             if n > 3:
                 n = 3
-            fold = self.t.kind[i] >= TAG_OPEN
+            fold = self._tables.cand_kind[i] >= TAG_OPEN
             for k in range(<int>n):
                 if j + k >= end:
                     return True  # the text ends inside the prefix: let matching decide
                 c = PyUnicode_READ(kind, data, j + k)
-                if fold and 65 <= c <= 90:
-                    c = <Py_UCS4>(<unsigned int>c + 32)
-                if c != self.t.pbuf[self.t.poff[i] + k]:
+                if fold and u'A' <= c <= u'Z':
+                    c = <Py_UCS4>(<unsigned int>c + ASCII_CASE_GAP)
+                if c != self._tables.cand_chars[self._tables.cand_start[i] + k]:
                     break
             else:
                 return True
@@ -999,9 +968,9 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         k -= 1
         while k >= lo:
             c = PyUnicode_READ(kind, data, k)
-            if c == 10:
+            if c == u'\n':
                 return cnt
-            if c != 32 or cnt == FENCE_MAX_INDENT:
+            if c != u' ' or cnt == FENCE_MAX_INDENT:
                 return -1
             cnt += 1
             k -= 1
@@ -1011,62 +980,63 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
 
     cdef int _flush(self) except -1:
         """Queue the pending visible run; it is copied once, when the output is assembled."""
-        if self.vr_w is not None:
-            self.ov.append((self.vr_w, self.vr_a, self.vr_b))
-            self.vr_w = None
+        if self._pending_text is not None:
+            self._out_visible.append((self._pending_text, self._pending_start, self._pending_end))
+            self._pending_text = None
         return 0
 
-    cdef inline int _vis(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+    cdef inline int _emit_vis(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
         """Release visible ``w[a:b]``: leading-whitespace rule (T8), line start (T5)."""
         cdef Py_UCS4 c
-        if a < b and self.produced and self.vr_w is w and self.vr_b == a:
+        if a < b and self._produced and self._pending_text is w and self._pending_end == a:
             # The common case: the pending run grows.
-            self.vr_b = b
+            self._pending_end = b
             c = PyUnicode_READ(PyUnicode_KIND(w), PyUnicode_DATA(w), b - 1)
-            self.last_lf = c == 10
-            if self.t.code:
-                if c == 32 or c == 10:
-                    self._line_upd(w, a, b)
+            self._last_was_lf = c == u'\n'
+            if self._tables.code_aware:
+                if c == u' ' or c == u'\n':
+                    self._emit_line_state(w, a, b)
                 else:
-                    self.ls = False
+                    self._line_start = False
             return 0
-        return self._vis_any(w, a, b)
+        return self._emit_vis_any(w, a, b)
 
-    cdef int _vis_any(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+    cdef int _emit_vis_any(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t k
         if a >= b:
             return 0
-        if self.produced:
-            if self.vr_w is w and self.vr_b == a:
-                self.vr_b = b
+        if self._produced:
+            if self._pending_text is w and self._pending_end == a:
+                self._pending_end = b
             else:
                 self._flush()
-                self.vr_w = w
-                self.vr_a = a
-                self.vr_b = b
+                self._pending_text = w
+                self._pending_start = a
+                self._pending_end = b
         else:
             k = a
             while k < b and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)):
                 k += 1
             if k == b:
-                self.lead = self.lead + PyUnicode_Substring(w, a, b)
+                # A list: many whitespace-only chunks stay O(n) (S6).
+                self._lead_ws.append(PyUnicode_Substring(w, a, b))
             else:
-                self.produced = True
+                self._produced = True
                 self._flush()
-                if not self.lead_tag and (self.lead or k > a):
-                    self.ov.append(self.lead + PyUnicode_Substring(w, a, k))
-                self.lead = ""
-                self.vr_w = w
-                self.vr_a = k
-                self.vr_b = b
-        self.last_lf = PyUnicode_READ(kind, data, b - 1) == 10
-        if self.t.code:
-            self._line_upd(w, a, b)
+                if not self._lead_dropped and (self._lead_ws or k > a):
+                    self._out_visible.append("".join(self._lead_ws) + PyUnicode_Substring(w, a, k))
+                del self._lead_ws[:]
+                self._pending_text = w
+                self._pending_start = k
+                self._pending_end = b
+        self._last_was_lf = PyUnicode_READ(kind, data, b - 1) == u'\n'
+        if self._tables.code_aware:
+            self._emit_line_state(w, a, b)
         return 0
 
-    cdef inline int _line_upd(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+    cdef inline int _emit_line_state(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
         """Update the line-start state with ``w[a:b]``, reading backwards from its end."""
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
@@ -1074,19 +1044,19 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef Py_UCS4 c
         while k >= a:
             c = PyUnicode_READ(kind, data, k)
-            if c == 32:
+            if c == u' ':
                 cnt += 1
                 k -= 1
                 continue
-            if c == 10:
-                self.sp = cnt
-                self.ls = cnt <= FENCE_MAX_INDENT
+            if c == u'\n':
+                self._line_spaces = cnt
+                self._line_start = cnt <= FENCE_MAX_INDENT
             else:
-                self.ls = False
+                self._line_start = False
             return 0
-        if self.ls:
-            self.sp += cnt
-            self.ls = self.sp <= FENCE_MAX_INDENT
+        if self._line_start:
+            self._line_spaces += cnt
+            self._line_start = self._line_spaces <= FENCE_MAX_INDENT
         return 0
 
     cdef int _reason(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
@@ -1094,131 +1064,133 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t e
-        if not self.r_started:
+        if not self._block_started:
             while a < b and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, a)):
                 a += 1
             if a == b:
                 return 0
-            if self.echo:
-                self.echo = False
-                self._set_block(self.t.close_set, self.t.nclose, &self.t.close_cs)
-            self.r_started = True
-            if self.r_any:
-                self.orr.append(SEP)
-            self.r_any = True
+            if self._echo_possible:
+                self._echo_possible = False
+                self._set_block_cands(self._tables.closer_cands, self._tables.ncloser, &self._tables.closer_cs)
+            self._block_started = True
+            if self._reasoning_released:
+                self._out_reasoning.append(SEP)
+            self._reasoning_released = True
         e = b
         while e > a and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, e - 1)):
             e -= 1
         if e == a:
-            self.r_ws = self.r_ws + PyUnicode_Substring(w, a, b)
+            # The block's trailing whitespace run, held in pieces (S6).
+            self._block_ws.append(PyUnicode_Substring(w, a, b))
             return 0
-        if self.r_ws:
-            self.orr.append(self.r_ws)
-        self.orr.append(PyUnicode_Substring(w, a, e))
-        self.r_ws = PyUnicode_Substring(w, e, b) if e < b else ""
+        if self._block_ws:
+            self._out_reasoning.extend(self._block_ws)
+            del self._block_ws[:]
+        self._out_reasoning.append(PyUnicode_Substring(w, a, e))
+        if e < b:
+            self._block_ws.append(PyUnicode_Substring(w, e, b))
         return 0
 
     cdef Py_ssize_t _tent_text(self, str w, Py_ssize_t pos, Py_ssize_t j) except -2:
         """Add ``w[pos:j]`` to a tentative block; past the cap, restore it (T2)."""
         cdef Py_ssize_t cut
-        if self.t.t_cap >= 0 and self.t_count + (j - pos) > self.t.t_cap:
-            cut = pos + self.t.t_cap + 1 - self.t_count
-            self.t_parts.append(PyUnicode_Substring(w, pos, cut))
+        if self._tables.tent_cap >= 0 and self._tent_len + (j - pos) > self._tables.tent_cap:
+            cut = pos + self._tables.tent_cap + 1 - self._tent_len
+            self._tent_parts.append(PyUnicode_Substring(w, pos, cut))
             self._restore()
             return cut
-        self.t_parts.append(PyUnicode_Substring(w, pos, j))
-        self.t_count += j - pos
+        self._tent_parts.append(PyUnicode_Substring(w, pos, j))
+        self._tent_len += j - pos
         return -1
 
     cdef int _restore(self) except -1:
         """A tentative block turns out to be prose: back to visible, verbatim (T2, S4)."""
-        cdef str text = self.t_open + "".join(self.t_parts)
-        self.t_parts = []
-        self.mode = M_VIS
-        self._vis(text, 0, PyUnicode_GET_LENGTH(text))
+        cdef str text = self._tent_opener + "".join(self._tent_parts)
+        self._tent_parts = []
+        self._mode = M_VIS
+        self._emit_vis(text, 0, PyUnicode_GET_LENGTH(text))
         return 0
 
     # ------------------------------------------------------------------ blocks
 
     cdef int _open_block(self, int *cands, int nc, tp_charset *cs) except -1:
-        self.mode = M_BLOCK
+        self._mode = M_BLOCK
         self._had_block = True
-        self.r_started = False
-        self.r_ws = ""
-        self.echo = False
-        self._set_block(cands, nc, cs)
+        self._block_started = False
+        del self._block_ws[:]
+        self._echo_possible = False
+        self._set_block_cands(cands, nc, cs)
         return 0
 
-    cdef inline void _set_block(self, int *cands, int nc, tp_charset *cs) noexcept:
-        self.blk_cands = cands
-        self.blk_nc = nc
-        self.blk_cs = cs
+    cdef inline void _set_block_cands(self, int *cands, int nc, tp_charset *cs) noexcept:
+        self._block_cands = cands
+        self._block_ncands = nc
+        self._block_charset = cs
 
     cdef inline void _consumed(self, Py_ssize_t orphan_at) noexcept:
-        if not self.tag_seen:
-            self.tag_seen = True
+        if not self._tag_consumed:
+            self._tag_consumed = True
             self._orphan_at = orphan_at
-        if not self.produced:
-            self.lead_tag = True
-        self.ls = self.last_lf or not self.produced
-        self.sp = 0
+        if not self._produced:
+            self._lead_dropped = True
+        self._line_start = self._last_was_lf or not self._produced
+        self._line_spaces = 0
 
     cdef int _take(self, str w, Py_ssize_t j, int ci, Py_ssize_t length,
                    bint self_closing) except -1:
-        cdef int mode = self.mode
-        cdef int k = self.t.kind[ci]
+        cdef int mode = self._mode
+        cdef int k = self._tables.cand_kind[ci]
         cdef bint opener = k == LIT_OPEN or k == TAG_OPEN
-        cdef int pair = self.t.cpair[ci]
+        cdef int pair = self._tables.cand_pair[ci]
         cdef str inner
         if mode == M_VIS:
             if not opener:
-                self._consumed(self.base + j)
+                self._consumed(self._offset + j)
             elif self_closing:
                 self._had_block = True
                 self._consumed(-1)
-            elif not self.produced:
+            elif not self._produced:
                 self._consumed(-1)
-                self._open_block(&self.t.close_of[pair], 1, &self.t.pair_cs[pair])
+                self._open_block(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
             else:
-                self.mode = M_TENT
-                self.t_open = PyUnicode_Substring(w, j, j + length)
-                self.t_parts = []
-                self.t_count = 0
-                self.t_pair = pair
-                self._set_block(&self.t.close_of[pair], 1, &self.t.pair_cs[pair])
+                self._mode = M_TENT
+                self._tent_opener = PyUnicode_Substring(w, j, j + length)
+                self._tent_parts = []
+                self._tent_len = 0
+                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
         elif mode == M_BLOCK:
             self._consumed(-1)
             if opener and not self_closing:
-                self.echo = False
-                self._set_block(&self.t.close_of[pair], 1, &self.t.pair_cs[pair])
+                self._echo_possible = False
+                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
             else:
-                self.mode = M_VIS
-                self.r_started = False
-                self.r_ws = ""
-                self.echo = False
+                self._mode = M_VIS
+                self._block_started = False
+                del self._block_ws[:]
+                self._echo_possible = False
         else:
-            inner = "".join(self.t_parts).strip()
-            self.t_parts = []
+            inner = "".join(self._tent_parts).strip()
+            self._tent_parts = []
             self._had_block = True
             if inner:
-                if self.r_any:
-                    self.orr.append(SEP)
-                self.orr.append(inner)
-                self.r_any = True
-            self.mode = M_VIS
+                if self._reasoning_released:
+                    self._out_reasoning.append(SEP)
+                self._out_reasoning.append(inner)
+                self._reasoning_released = True
+            self._mode = M_VIS
             self._consumed(-1)
         return 0
 
     cdef int _release_char(self, str w, Py_ssize_t j) except -1:
-        cdef int mode = self.mode
+        cdef int mode = self._mode
         if mode == M_VIS:
-            self._vis(w, j, j + 1)
+            self._emit_vis(w, j, j + 1)
         elif mode == M_BLOCK:
             self._reason(w, j, j + 1)
         else:
-            self.t_parts.append(PyUnicode_Substring(w, j, j + 1))
-            self.t_count += 1
-            if 0 <= self.t.t_cap < self.t_count:
+            self._tent_parts.append(PyUnicode_Substring(w, j, j + 1))
+            self._tent_len += 1
+            if 0 <= self._tables.tent_cap < self._tent_len:
                 self._restore()
         return 0
 
@@ -1229,71 +1201,71 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef int k, ci, ph
         cdef Py_ssize_t n
         cdef Py_UCS4 cc
-        for k in range(self.m_nc):
-            ph = self.m_ph[k]
+        for k in range(self._held_ncands):
+            ph = self._held_phases[k]
             if ph < 0:
                 continue
-            ci = self.m_cands[k]
+            ci = self._held_cands[k]
             if ph == PH_PREF:
-                n = self.m_n[k]
+                n = self._held_counts[k]
                 cc = c
-                if self.t.kind[ci] >= TAG_OPEN and 65 <= c <= 90:
-                    cc = <Py_UCS4>(<unsigned int>c + 32)
-                if cc != self.t.pbuf[self.t.poff[ci] + n]:
-                    self.m_ph[k] = PH_FAIL
+                if self._tables.cand_kind[ci] >= TAG_OPEN and u'A' <= c <= u'Z':
+                    cc = <Py_UCS4>(<unsigned int>c + ASCII_CASE_GAP)
+                if cc != self._tables.cand_chars[self._tables.cand_start[ci] + n]:
+                    self._held_phases[k] = PH_FAIL
                     continue
-                self.m_used[k] += 1
+                self._held_used[k] += 1
                 n += 1
-                if n == self.t.plen[ci]:
-                    if self.t.kind[ci] <= LIT_CLOSE:
-                        self.m_ph[k] = PH_MATCH
+                if n == self._tables.cand_len[ci]:
+                    if self._tables.cand_kind[ci] <= LIT_CLOSE:
+                        self._held_phases[k] = PH_MATCH
                     else:
-                        self.m_ph[k] = PH_TAIL if self.t.kind[ci] == TAG_OPEN else PH_CWS
+                        self._held_phases[k] = PH_TAIL if self._tables.cand_kind[ci] == TAG_OPEN else PH_CWS
                     n = 0
-                self.m_n[k] = n
+                self._held_counts[k] = n
                 continue
-            self.m_used[k] += 1
+            self._held_used[k] += 1
             if ph == PH_TAIL:
-                if c == 62:
-                    self.m_ph[k] = PH_MATCH
-                elif c == 47:
-                    self.m_ph[k] = PH_SLASH
+                if c == u'>':
+                    self._held_phases[k] = PH_MATCH
+                elif c == u'/':
+                    self._held_phases[k] = PH_SLASH
                 elif _tag_space(c):
-                    self.m_ph[k] = PH_ATTR
-                    self.m_n[k] = 0
+                    self._held_phases[k] = PH_ATTR
+                    self._held_counts[k] = 0
                 else:
-                    self.m_ph[k] = PH_FAIL
+                    self._held_phases[k] = PH_FAIL
             elif ph == PH_SLASH:
-                self.m_ph[k] = PH_SELF if c == 62 else PH_FAIL
+                self._held_phases[k] = PH_SELF if c == u'>' else PH_FAIL
             elif ph == PH_ATTR:
-                if c == 62:
-                    self.m_ph[k] = PH_SELF if prev == 47 else PH_MATCH
-                elif c == 60:
-                    self.m_ph[k] = PH_FAIL
+                if c == u'>':
+                    self._held_phases[k] = PH_SELF if prev == u'/' else PH_MATCH
+                elif c == u'<':
+                    self._held_phases[k] = PH_FAIL
                 else:
-                    self.m_n[k] += 1
-                    if self.m_n[k] > MAX_ATTR_CHARS:
-                        self.m_ph[k] = PH_FAIL
+                    self._held_counts[k] += 1
+                    if self._held_counts[k] > MAX_ATTR_CHARS:
+                        self._held_phases[k] = PH_FAIL
             else:  # PH_CWS
                 if _tag_space(c):
-                    self.m_n[k] += 1
-                    if self.m_n[k] > MAX_CLOSER_SPACE:
-                        self.m_ph[k] = PH_FAIL
-                elif c == 62:
-                    self.m_ph[k] = PH_MATCH
+                    self._held_counts[k] += 1
+                    if self._held_counts[k] > MAX_CLOSER_SPACE:
+                        self._held_phases[k] = PH_FAIL
+                elif c == u'>':
+                    self._held_phases[k] = PH_MATCH
                 else:
-                    self.m_ph[k] = PH_FAIL
+                    self._held_phases[k] = PH_FAIL
 
     cdef inline int _resolve(self, bint final, int *idx) noexcept:
         """T1 order: the first candidate that has not failed decides."""
         cdef int k, ph
-        for k in range(self.m_nc):
-            ph = self.m_ph[k]
+        for k in range(self._held_ncands):
+            ph = self._held_phases[k]
             if ph == PH_FAIL:
                 continue
             if ph >= 0:
                 if final:
-                    self.m_ph[k] = PH_FAIL
+                    self._held_phases[k] = PH_FAIL
                     continue
                 idx[0] = k
                 return R_WAIT
@@ -1326,23 +1298,23 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef Py_ssize_t i = j
         cdef Py_UCS4 c, prev = 0
         cdef int k, verdict = R_WAIT, idx = 0
-        self.m_cands = cands
-        self.m_nc = nc
+        self._held_cands = cands
+        self._held_ncands = nc
         for k in range(nc):
-            self.m_ph[k] = PH_PREF
-            self.m_n[k] = 0
-            self.m_used[k] = 0
+            self._held_phases[k] = PH_PREF
+            self._held_counts[k] = 0
+            self._held_used[k] = 0
         verdict = self._advance(kind, data, i, end, &prev, &idx)
         if verdict == R_WAIT:
             if not final:
-                self.m_parts = [PyUnicode_Substring(w, j, end)]
-                self.m_len = end - j
-                self.m_last = prev
+                self._held_parts = [PyUnicode_Substring(w, j, end)]
+                self._held_len = end - j
+                self._held_last = prev
                 return end
             verdict = self._resolve(True, &idx)
         if verdict == R_TAKE:
-            self._take(w, j, cands[idx], self.m_used[idx], self.m_ph[idx] == PH_SELF)
-            return j + self.m_used[idx]
+            self._take(w, j, cands[idx], self._held_used[idx], self._held_phases[idx] == PH_SELF)
+            return j + self._held_used[idx]
         self._release_char(w, j)
         return j + 1
 
@@ -1352,36 +1324,36 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         cdef int kind = PyUnicode_KIND(chunk)
         cdef void *data = PyUnicode_DATA(chunk)
         cdef Py_ssize_t i = 0, length, rest
-        cdef Py_UCS4 c, prev = self.m_last
+        cdef Py_UCS4 c, prev = self._held_last
         cdef int verdict = R_WAIT, idx = 0
         cdef str w
         verdict = self._advance(kind, data, i, end, &prev, &idx)
         if verdict == R_WAIT:
             if not final:
-                self.m_parts.append(chunk)
-                self.m_len += end
+                self._held_parts.append(chunk)
+                self._held_len += end
                 if end:
-                    self.m_last = prev
+                    self._held_last = prev
                 return 0
             verdict = self._resolve(True, &idx)
-        held = "".join(self.m_parts)
-        self.base = base - self.m_len
-        self.m_parts = []
+        held = "".join(self._held_parts)
+        self._offset = base - self._held_len
+        self._held_parts = []
         if verdict == R_TAKE:
-            length = self.m_used[idx]
-            rest = length - self.m_len
+            length = self._held_used[idx]
+            rest = length - self._held_len
             w = held + PyUnicode_Substring(chunk, 0, rest) if rest > 0 else held[:length]
-            self._take(w, 0, self.m_cands[idx], length, self.m_ph[idx] == PH_SELF)
-            self.m_len = 0
+            self._take(w, 0, self._held_cands[idx], length, self._held_phases[idx] == PH_SELF)
+            self._held_len = 0
             if rest > 0:
-                self.base = base
+                self._offset = base
                 self._run(chunk, rest, final)
             else:
                 # The match ended inside the held text; scan what followed it.
                 w = held + chunk
                 self._run(w, length, final)
             return 0
-        self.m_len = 0
+        self._held_len = 0
         w = held + chunk
         self._release_char(w, 0)
         self._run(w, 1, final)

@@ -11,6 +11,7 @@ from ._errors import (
 )
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._spec import PresetName
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -28,6 +29,7 @@ __all__ = [
     "Delta",
     "Extraction",
     "Parsed",
+    "PresetName",
     "ResponseShapeError",
     "ScannerClosedError",
     "Split",

@@ -1,4 +1,4 @@
-"""The pure-Python ``ThinkScanner``: the reference implementation of SPEC sections 3 and 4.
+"""The pure-Python ``ThinkScanner``: the reference implementation (docs/behaviour.md, T1-S7).
 
 Theory of operation
 -------------------
@@ -25,20 +25,31 @@ Backtick and tilde runs are released at once; only their length is remembered.
 *O(n) (S6).*  Plain text is skipped with compiled patterns (``re.search`` for the next character
 that can matter), code and blocks likewise; per-character Python work happens only at those
 characters, on fence delimiter lines, and inside candidate matches, which are bounded by the
-longest candidate (SPEC S2 (a)).
+longest candidate (S2 (a)).
 
 *End of text (T7)* is ``close()``: held candidates fail, a definite block becomes reasoning, a
 tentative block is restored verbatim, held leading whitespace is emitted unless a tag was
 consumed before it.
 
-Decisions where the specification is silent
+Decisions where the rules are silent
 -------------------------------------------
 * A block opened by a delimiter and a block opened by a tag behave alike; only the pair's own
   closer ends either (T1, T3).
 * Restored tentative text (T2) counts as visible text for the line-start rule of T5: the position
   after it is at line start only if it ends in LF followed by at most 3 spaces.
-* Two private attributes serve ``split_think``: ``_had_block`` (a block became reasoning, T9) and
-  ``_orphan_at`` (offset of the first consumed tag when it was an orphan closer, else -1; T10).
+* The public read-only properties (``in_reasoning``, ``had_block``, ``tag_consumed``,
+  ``orphan_at``) are the whole contract with other modules
+  (``thinkparse._scanner.ScannerProtocol``);
+  ``split_think`` uses ``had_block`` (T9) and ``orphan_at`` (T10).
+* Misuse never crashes (docs/behaviour.md#m1): a scanner whose
+  ``__init__`` never ran or raised refuses every entry point with ``RuntimeError`` (not
+  ``AttributeError``); ``__init__`` runs once; a ``feed()``/``close()`` that starts while another
+  call of the same scanner is changing its state (from a finalizer run by the garbage collector,
+  or from another thread) raises ``RuntimeError``.  While a call only builds its result object,
+  the state is already complete, so a finalizer's call there is served as the next call; the
+  compiled scanner behaves the same.
+* Held whitespace (leading, T8; a block's trailing run) is kept as a list of pieces, so any number
+  of whitespace-only chunks costs linear time (S6).
 """
 
 from __future__ import annotations
@@ -59,11 +70,16 @@ from ._spec import (
     LIT_OPEN,
     MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE,
+    NOT_INITIALISED,
+    REENTERED,
     SEPARATOR,
     TAG_CLOSE,
     TAG_OPEN,
     TAG_SPACE,
     Config,
+    DelimitersOption,
+    PresetName,
+    TagsOption,
     resolve_options,
 )
 from ._types import EMPTY_DELTA, Delta
@@ -176,41 +192,41 @@ class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
     __slots__ = (
-        "cands_close",
-        "cap",
-        "close_of",
-        "code",
+        "all_cands",
+        "cand_kind",
+        "cand_pair",
+        "cand_text",
+        "closer_cands",
+        "closer_of_pair",
+        "code_aware",
         "find_cache",
-        "kind",
-        "pair",
-        "plain",
-        "pref",
-        "second",
-        "vis_cands",
-        "vis_re",
+        "plain_find",
+        "second_chars",
+        "tent_cap",
+        "visible_find",
     )
 
     def __init__(self, cfg: Config) -> None:
-        self.kind = tuple(c[0] for c in cfg.candidates)
-        self.pref = tuple(
+        self.cand_kind = tuple(c[0] for c in cfg.candidates)
+        self.cand_text = tuple(
             text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text
             for kind, text, _ in cfg.candidates
         )
-        self.pair = tuple(c[2] for c in cfg.candidates)
-        self.close_of = tuple(close for _, close in cfg.pairs)
-        self.vis_cands = tuple(range(len(cfg.candidates)))
-        self.cands_close = tuple(
-            i for i in self.vis_cands if self.kind[i] in (LIT_CLOSE, TAG_CLOSE)
+        self.cand_pair = tuple(c[2] for c in cfg.candidates)
+        self.closer_of_pair = tuple(close for _, close in cfg.pairs)
+        self.all_cands = tuple(range(len(cfg.candidates)))
+        self.closer_cands = tuple(
+            i for i in self.all_cands if self.cand_kind[i] in (LIT_CLOSE, TAG_CLOSE)
         )
-        self.code = cfg.code_aware
-        self.cap = cfg.max_tentative
-        self.vis_re = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
-        self.plain = _charclass(cfg.first_chars + "<`~\n").search
+        self.code_aware = cfg.code_aware
+        self.tent_cap = cfg.max_tentative
+        self.visible_find = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
+        self.plain_find = _charclass(cfg.first_chars + "<`~\n").search
         # Characters that can follow a candidate's first one (None: a 1-character candidate).
-        second = [p[1] for p in self.pref if len(p) > 1]
-        second += [c.upper() for k, c in zip(self.kind, second) if k >= TAG_OPEN]
-        self.second: Optional[frozenset[str]] = (
-            frozenset(second) if all(len(p) > 1 for p in self.pref) else None
+        second = [p[1] for p in self.cand_text if len(p) > 1]
+        second += [c.upper() for k, c in zip(self.cand_kind, second) if k >= TAG_OPEN]
+        self.second_chars: Optional[frozenset[str]] = (
+            frozenset(second) if all(len(p) > 1 for p in self.cand_text) else None
         )
         self.find_cache: dict[tuple[int, ...], re.Pattern[str]] = {}
 
@@ -219,8 +235,16 @@ class _Plan:
 _PLANS: dict[Config, _Plan] = {}
 
 
+def _initialised(scanner: ThinkScanner) -> bool:
+    try:
+        scanner._closed  # noqa: B018 - set by __init__ only
+    except AttributeError:
+        return False
+    return True
+
+
 class ThinkScanner:
-    """Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
+    """Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7).
 
     Feed text in chunks of any size; each call returns the :class:`~thinkparse.Delta` it
     released.  The concatenation of all deltas equals ``split_think`` of the whole text (S1).
@@ -231,104 +255,128 @@ class ThinkScanner:
         delimiters: literal ``(open, close)`` pairs.
         start_in_reasoning: the text starts inside a block (T6).  ``"auto"`` is refused.
         code_aware: tags inside Markdown code are text (T5).
-        max_tentative: cap of a tentative block (T2); ``None`` for no limit.
+        max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
+            or more, for no limit.
         preset: a model family's options (section 5); explicit options win.
+
+    The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
+    :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.
+    A scanner serves one caller at a time: a call that starts while another call of the same
+    scanner is running (from a finalizer or another thread) raises ``RuntimeError``, as does any
+    use of a scanner whose ``__init__`` did not complete.
 
     Raises:
         ValueError: an invalid option (named in the message).
         TypeError: an option of the wrong type.
+        RuntimeError: ``__init__`` called again on a working scanner.
     """
 
-    __slots__ = (
-        "_base", "_blk_cands", "_blk_find", "_bt_ls", "_cands_close", "_cfg_first", "_close_of",
-        "_closed", "_code", "_code_n", "_echo", "_fast", "_fch", "_fed", "_find_cache", "_fn",
-        "_fph", "_frun", "_fsp", "_had_block", "_kind", "_last_lf", "_lead", "_lead_tag",
-        "_lite", "_ls", "_m_cands", "_m_last", "_m_len", "_m_n", "_m_parts", "_m_ph", "_m_used",
-        "_mode", "_or", "_orphan_at", "_ov", "_pair", "_plain", "_pref", "_produced", "_r_any",
-        "_r_started", "_r_ws", "_second", "_sp", "_span_r", "_t_cap", "_t_count", "_t_open",
-        "_t_pair", "_t_parts", "_tag_seen", "_vis_cands", "_vis_re",
+    # The state: the compiled scanner has the same names, with the same meanings.
+    __slots__ = (  # noqa: RUF023 - grouped by concern, not sorted
+        # configuration (read-only, from the option set's _Plan)
+        "_all_cands", "_cand_kind", "_cand_pair", "_cand_text", "_closer_cands",
+        "_closer_of_pair", "_code_aware", "_find_cache", "_plain_find", "_second_chars",
+        "_tent_cap", "_visible_find",
+        # bookkeeping
+        "_busy", "_closed", "_fast", "_fed", "_lite", "_offset", "_out_reasoning",
+        "_out_visible",
+        # visible text: T8 leading whitespace, T5 line start
+        "_last_was_lf", "_lead_dropped", "_lead_ws", "_line_spaces", "_line_start", "_produced",
+        # code (T5)
+        "_fence_char", "_fence_indent", "_fence_len", "_fence_phase", "_fence_run",
+        "_run_at_line_start", "_run_len", "_span_run",
+        # blocks (T2, T3, T6, T8, T9)
+        "_block_cands", "_block_find", "_block_started", "_block_ws", "_echo_possible",
+        "_had_block", "_mode", "_orphan_at", "_reasoning_released", "_tag_consumed",
+        # tentative block (T2, S4)
+        "_tent_len", "_tent_opener", "_tent_parts",
+        # held candidate match (T1)
+        "_held_cands", "_held_counts", "_held_last", "_held_len", "_held_parts",
+        "_held_phases", "_held_used",
     )
 
     def __init__(
         self,
         *,
-        tags: Any = DEFAULT_TAGS_OPT,
-        delimiters: Any = DEFAULT_DELIMITERS_OPT,
-        start_in_reasoning: Any = DEFAULT_START_OPT,
-        code_aware: Any = DEFAULT_CODE_AWARE_OPT,
-        max_tentative: Any = DEFAULT_MAX_TENTATIVE_OPT,
-        preset: Optional[str] = None,
+        tags: TagsOption = DEFAULT_TAGS_OPT,
+        delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+        start_in_reasoning: bool = DEFAULT_START_OPT,
+        code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+        max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+        preset: Optional[PresetName] = None,
     ) -> None:
         cfg = resolve_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=False,
         )
+        if _initialised(self):
+            raise RuntimeError("ThinkScanner.__init__ may be called only once")
         plan = _PLANS.get(cfg)
         if plan is None:
             plan = _Plan(cfg)
             if len(_PLANS) >= 256:
                 _PLANS.clear()
             _PLANS[cfg] = plan
-        self._kind = plan.kind
-        self._pref = plan.pref
-        self._pair = plan.pair
-        self._close_of = plan.close_of
-        self._vis_cands = plan.vis_cands
-        self._cands_close = plan.cands_close
-        self._code = plan.code
-        self._t_cap = plan.cap
-        self._vis_re = plan.vis_re
-        self._plain = plan.plain
-        self._second = plan.second
+        self._cand_kind = plan.cand_kind
+        self._cand_text = plan.cand_text
+        self._cand_pair = plan.cand_pair
+        self._closer_of_pair = plan.closer_of_pair
+        self._all_cands = plan.all_cands
+        self._closer_cands = plan.closer_cands
+        self._code_aware = plan.code_aware
+        self._tent_cap = plan.tent_cap
+        self._visible_find = plan.visible_find
+        self._plain_find = plan.plain_find
+        self._second_chars = plan.second_chars
         self._find_cache = plan.find_cache
         self._closed = False
+        self._busy = False
         self._fed = 0
-        self._base = 0
-        self._ov: list[str] = []
-        self._or: list[str] = []
+        self._offset = 0
+        self._out_visible: list[str] = []
+        self._out_reasoning: list[str] = []
         # visible-text state
         self._produced = False
-        self._lead = ""
-        self._lead_tag = False
-        self._last_lf = False
-        self._ls = True
-        self._sp = 0
+        self._lead_ws: list[str] = []
+        self._lead_dropped = False
+        self._last_was_lf = False
+        self._line_start = True
+        self._line_spaces = 0
         # code state
-        self._bt_ls = False
-        self._code_n = 0
-        self._span_r = 0
-        self._fch = "`"
-        self._fn = 0
-        self._fph = _F_INFO
-        self._frun = 0
-        self._fsp = 0
+        self._run_at_line_start = False
+        self._run_len = 0
+        self._span_run = 0
+        self._fence_char = "`"
+        self._fence_len = 0
+        self._fence_phase = _F_INFO
+        self._fence_run = 0
+        self._fence_indent = 0
         # block state
-        self._r_any = False
-        self._r_started = False
-        self._r_ws = ""
-        self._echo = False
+        self._reasoning_released = False
+        self._block_started = False
+        self._block_ws: list[str] = []
+        self._echo_possible = False
         self._had_block = False
-        self._tag_seen = False
+        self._tag_consumed = False
         self._orphan_at = -1
         # tentative block
-        self._t_open = ""
-        self._t_parts: list[str] = []
-        self._t_count = 0
-        self._t_pair = 0
+        self._tent_opener = ""
+        self._tent_parts: list[str] = []
+        self._tent_len = 0
         # held candidate match
-        self._m_parts: list[str] = []
-        self._m_len = 0
-        self._m_last = ""
-        self._m_cands: tuple[int, ...] = ()
-        self._m_ph: list[int] = []
-        self._m_n: list[int] = []
-        self._m_used: list[int] = []
+        self._held_parts: list[str] = []
+        self._held_len = 0
+        self._held_last = ""
+        self._held_cands: tuple[int, ...] = ()
+        self._held_phases: list[int] = []
+        self._held_counts: list[int] = []
+        self._held_used: list[int] = []
         self._mode = _VIS
-        self._blk_cands: tuple[int, ...] = ()
-        self._blk_find: re.Pattern[str] = self._vis_re
+        self._block_cands: tuple[int, ...] = ()
+        self._block_find: re.Pattern[str] = self._visible_find
         if cfg.start_in_reasoning:
-            self._open_block(self._vis_cands)
-            self._echo = True
+            self._open_block(self._all_cands)
+            self._echo_possible = True
         self._fast = False
         self._lite = True
 
@@ -346,17 +394,23 @@ class ThinkScanner:
         Raises:
             TypeError: ``chunk`` is not a ``str``.
             ScannerClosedError: the scanner was closed.
+            RuntimeError: the scanner was never initialised, or this call started while
+                another ``feed()``/``close()`` of the same scanner was still running.
         """
-        if self._fast and type(chunk) is str:
-            if self._plain(chunk) is None:
+        try:
+            fast = self._fast
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
+        if fast and type(chunk) is str:
+            if self._plain_find(chunk) is None:
                 # S7: nothing held, plain visible text, nothing that could matter in the chunk.
                 if chunk:
                     self._fed += len(chunk)
-                    self._last_lf = False
-                    if self._ls:
+                    self._last_was_lf = False
+                    if self._line_start:
                         self._line_tail(chunk)
                 return _new_delta(Delta, (chunk, ""))
-            if self._vis_re.search(chunk) is None:
+            if self._visible_find.search(chunk) is None:
                 # Only line breaks matter here: all visible, update the line state.
                 self._fed += len(chunk)
                 self._emit_line_state(chunk)
@@ -366,88 +420,159 @@ class ThinkScanner:
             # that could end it needs no scanning.
             mode = self._mode
             if mode == _BLOCK:
-                if self._blk_find.search(chunk) is None:
+                if self._block_find.search(chunk) is None:
                     self._fed += len(chunk)
-                    if self._r_started and not self._r_ws and chunk and not chunk[-1].isspace():
+                    if (
+                        self._block_started
+                        and not self._block_ws
+                        and chunk
+                        and not chunk[-1].isspace()
+                    ):
                         return _new_delta(Delta, ("", chunk))  # nothing to trim or hold
-                    self._or = []
+                    self._out_reasoning = []
                     if chunk:
                         self._reason(chunk)
-                    return _new_delta(Delta, ("", "".join(self._or)))
+                    return _new_delta(Delta, ("", "".join(self._out_reasoning)))
             elif mode == _TENT:
                 n = len(chunk)
-                if self._blk_find.search(chunk) is None and (
-                    self._t_cap < 0 or self._t_count + n <= self._t_cap
+                if self._block_find.search(chunk) is None and (
+                    self._tent_cap < 0 or self._tent_len + n <= self._tent_cap
                 ):
                     self._fed += n
-                    self._t_parts.append(chunk)
-                    self._t_count += n
+                    self._tent_parts.append(chunk)
+                    self._tent_len += n
                     return EMPTY_DELTA
             elif mode == _FENCE and "\n" not in chunk:
-                if self._fph == _F_LS and chunk and chunk[0] not in (" ", self._fch):
-                    self._fph = _F_INFO  # the line cannot close the fence
-                if self._fph == _F_INFO:
+                if self._fence_phase == _F_LS and chunk and chunk[0] not in (" ", self._fence_char):
+                    self._fence_phase = _F_INFO  # the line cannot close the fence
+                if self._fence_phase == _F_INFO:
+                    # No LF: the line-start state (T5) is not read again before the LF that
+                    # ends this line resets it, so only the last character is recorded.
                     if chunk:
                         self._fed += len(chunk)
-                        self._emit_line_state(chunk)
+                        self._last_was_lf = False
                     return _new_delta(Delta, (chunk, ""))
-            elif mode == _SPAN and not self._span_r and "`" not in chunk and "\n" not in chunk:
+            elif mode == _SPAN and not self._span_run and "`" not in chunk and "\n" not in chunk:
+                # Inside a span the line already has a backtick: never at line start (T5).
                 if chunk:
                     self._fed += len(chunk)
-                    self._emit_line_state(chunk)
+                    self._last_was_lf = False
                 return _new_delta(Delta, (chunk, ""))
         if not isinstance(chunk, str):
             raise TypeError(f"feed() takes a str chunk, not {type(chunk).__name__}")
         if self._closed:
             raise ScannerClosedError("feed() after close(): this scanner has finished")
-        ov: list[str] = []
-        orr: list[str] = []
-        self._ov = ov
-        self._or = orr
-        base = self._fed
-        self._fed = base + len(chunk)
-        if self._m_parts:
-            self._continue_match(chunk, base, False)
-        else:
-            self._base = base
-            self._run(chunk, 0, False)
-        self._fast = self._mode == _VIS and self._produced and not self._m_parts
-        self._lite = not self._m_parts
-        return _new_delta(
-            Delta,
-            (
-                ov[0] if len(ov) == 1 else "".join(ov),
-                orr[0] if len(orr) == 1 else "".join(orr),
-            ),
-        )
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        # While busy, no fast path can be taken: a call from a finalizer or another thread
+        # reaches the check above.
+        self._busy = True
+        self._fast = self._lite = False
+        try:
+            ov: list[str] = []
+            orr: list[str] = []
+            self._out_visible = ov
+            self._out_reasoning = orr
+            base = self._fed
+            self._fed = base + len(chunk)
+            if self._held_parts:
+                self._continue_match(chunk, base, False)
+            else:
+                self._offset = base
+                self._run(chunk, 0, False)
+            delta = _new_delta(
+                Delta,
+                (
+                    ov[0] if len(ov) == 1 else "".join(ov),
+                    orr[0] if len(orr) == 1 else "".join(orr),
+                ),
+            )
+            self._fast = self._mode == _VIS and self._produced and not self._held_parts
+            self._lite = not self._held_parts
+        finally:
+            self._busy = False
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
 
         Returns:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
+
+        Raises:
+            RuntimeError: the scanner was never initialised, or this call started while a
+                ``feed()`` of the same scanner was still running.
         """
-        if self._closed:
+        try:
+            closed = self._closed
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
+        if closed:
             return EMPTY_DELTA
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        self._busy = True
         self._closed = True
         self._fast = False
         self._lite = False
-        ov: list[str] = []
-        orr: list[str] = []
-        self._ov = ov
-        self._or = orr
-        if self._m_parts:
-            self._continue_match("", self._fed, True)
-        if self._mode == _TENT:
-            self._restore()
-        if not self._produced:
-            if self._lead and not self._lead_tag:
-                ov.append(self._lead)
-            self._lead = ""
-        self._r_ws = ""
-        return _new_delta(Delta, ("".join(ov), "".join(orr)))
+        try:
+            ov: list[str] = []
+            orr: list[str] = []
+            self._out_visible = ov
+            self._out_reasoning = orr
+            if self._held_parts:
+                self._continue_match("", self._fed, True)
+            if self._mode == _TENT:
+                self._restore()
+            if not self._produced:
+                if self._lead_ws and not self._lead_dropped:
+                    ov.append("".join(self._lead_ws))
+                self._lead_ws.clear()
+            self._block_ws.clear()
+            delta = _new_delta(Delta, ("".join(ov), "".join(orr)))
+        finally:
+            self._busy = False
+        return delta
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the next character fed would be reasoning: the scanner is inside a definite
+        block (T2) or the implicit block of ``start_in_reasoning`` (T6), see
+        docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
+        ``close()`` this is ``False``."""
+        return self._state("_mode") == _BLOCK and not self._closed
+
+    @property
+    def had_block(self) -> bool:
+        """Whether any block has become reasoning so far, so the joined reasoning is not
+        ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
+        tentative block."""
+        return bool(self._state("_had_block"))
+
+    @property
+    def tag_consumed(self) -> bool:
+        """Whether any tag or delimiter has been consumed (removed from the text) so far: an
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
+        return bool(self._state("_tag_consumed"))
+
+    @property
+    def orphan_at(self) -> Optional[int]:
+        """Where the first consumed tag starts, as an offset into all text fed, when it was an
+        orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
+        at: int = self._state("_orphan_at")
+        return at if at >= 0 else None
+
+    def _state(self, name: str) -> Any:
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
 
     def __repr__(self) -> str:
+        if not _initialised(self):
+            return f"<{type(self).__module__}.ThinkScanner not initialised>"
         state = ("closed" if self._closed else
                  {_BLOCK: "in block", _TENT: "in tentative block"}.get(self._mode, "visible"))
         return f"<{type(self).__module__}.ThinkScanner {state}>"
@@ -455,12 +580,12 @@ class ThinkScanner:
     # ------------------------------------------------------------------ main loop
 
     def _run(self, w: str, pos: int, final: bool) -> None:
-        """Scan ``w[pos:]``; ``self._base`` is the absolute offset of ``w[0]``."""
+        """Scan ``w[pos:]``; ``self._offset`` is the absolute offset of ``w[0]``."""
         end = len(w)
         while pos < end:
             mode = self._mode
             if mode == _VIS:
-                m = self._vis_re.search(w, pos)
+                m = self._visible_find.search(w, pos)
                 if m is None:
                     self._emit_vis(w[pos:])
                     return
@@ -468,43 +593,47 @@ class ThinkScanner:
                 if j > pos:
                     self._emit_vis(w[pos:j])
                 c = w[j]
-                if self._code and c == "`":
-                    self._bt_ls = self._ls
+                if self._code_aware and c == "`":
+                    self._run_at_line_start = self._line_start
                     pos = self._code_run(w, j, _BACKTICKS, _BT, 0, final)
-                elif self._code and c == "~":
-                    if self._ls:
+                elif self._code_aware and c == "~":
+                    if self._line_start:
                         pos = self._code_run(w, j, _TILDES, _TL, 0, final)
                     else:
                         self._emit_vis(c)
                         pos = j + 1
-                elif self._second is not None and j + 1 < len(w) and w[j + 1] not in self._second:
+                elif (
+                    self._second_chars is not None
+                    and j + 1 < len(w)
+                    and w[j + 1] not in self._second_chars
+                ):
                     self._emit_vis(c)  # T1 failure, known without matching
                     pos = j + 1
                 else:
-                    pos = self._match(w, j, self._vis_cands, final)
+                    pos = self._match(w, j, self._all_cands, final)
             elif mode == _BT:
-                pos = self._code_run(w, pos, _BACKTICKS, _BT, self._code_n, final)
+                pos = self._code_run(w, pos, _BACKTICKS, _BT, self._run_len, final)
             elif mode == _TL:
-                pos = self._code_run(w, pos, _TILDES, _TL, self._code_n, final)
+                pos = self._code_run(w, pos, _TILDES, _TL, self._run_len, final)
             elif mode == _SPAN:
                 pos = self._span(w, pos, end)
             elif mode == _FENCE:
                 pos = self._fence(w, pos, end)
             elif mode == _BLOCK:
-                m = self._blk_find.search(w, pos)
+                m = self._block_find.search(w, pos)
                 j = m.start() if m is not None else end
                 if j > pos:
                     self._reason(w[pos:j])
-                pos = self._match(w, j, self._blk_cands, final) if j < end else end
+                pos = self._match(w, j, self._block_cands, final) if j < end else end
             else:  # _TENT
-                m = self._blk_find.search(w, pos)
+                m = self._block_find.search(w, pos)
                 j = m.start() if m is not None else end
                 if j > pos:
                     cut = self._tent_text(w, pos, j)
                     if cut >= 0:
                         pos = cut
                         continue
-                pos = self._match(w, j, self._blk_cands, final) if j < end else end
+                pos = self._match(w, j, self._block_cands, final) if j < end else end
 
     # ------------------------------------------------------------------ code (T5)
 
@@ -519,15 +648,15 @@ class ThinkScanner:
             self._emit_vis(w[j:k])
         if k == len(w) and not final:
             self._mode = mode
-            self._code_n = n
+            self._run_len = n
             return k
         if mode == _BT:
-            if self._bt_ls and n >= FENCE_MIN_RUN:
+            if self._run_at_line_start and n >= FENCE_MIN_RUN:
                 self._open_fence("`", n)
             else:
                 self._mode = _SPAN
-                self._code_n = n
-                self._span_r = 0
+                self._run_len = n
+                self._span_run = 0
         elif n >= FENCE_MIN_RUN:
             self._open_fence("~", n)
         else:
@@ -536,22 +665,22 @@ class ThinkScanner:
 
     def _open_fence(self, ch: str, n: int) -> None:
         self._mode = _FENCE
-        self._fch = ch
-        self._fn = n
-        self._fph = _F_INFO
+        self._fence_char = ch
+        self._fence_len = n
+        self._fence_phase = _F_INFO
 
     def _span(self, w: str, pos: int, end: int) -> int:
-        if self._span_r:
+        if self._span_run:
             m = _BACKTICKS.match(w, pos)
             k = m.end() if m is not None else pos
-            self._span_r += k - pos
+            self._span_run += k - pos
             if k > pos:
                 self._emit_vis(w[pos:k])
             if k == end:
                 return k
-            if self._span_r == self._code_n:
+            if self._span_run == self._run_len:
                 self._mode = _VIS
-            self._span_r = 0
+            self._span_run = 0
             return k
         m = _SPAN_STOP.search(w, pos)
         if m is None:
@@ -564,68 +693,68 @@ class ThinkScanner:
             return j + 1
         if j > pos:
             self._emit_vis(w[pos:j])
-        self._span_r = 0
+        self._span_run = 0
         return self._span_run_start(w, j, end)
 
     def _span_run_start(self, w: str, j: int, end: int) -> int:
         m = _BACKTICKS.match(w, j)
         k = m.end() if m is not None else j
         self._emit_vis(w[j:k])
-        self._span_r = k - j
+        self._span_run = k - j
         if k == end:
             return k
-        if self._span_r == self._code_n:
+        if self._span_run == self._run_len:
             self._mode = _VIS
-        self._span_r = 0
+        self._span_run = 0
         return k
 
     def _fence(self, w: str, pos: int, end: int) -> int:
         start = pos
-        ch = self._fch
+        ch = self._fence_char
         while pos < end:
-            ph = self._fph
+            ph = self._fence_phase
             if ph == _F_INFO:
                 k = w.find("\n", pos)
                 if k < 0:
                     pos = end
                     break
                 pos = k + 1
-                self._fph = _F_LS
-                self._fsp = 0
+                self._fence_phase = _F_LS
+                self._fence_indent = 0
                 continue
             c = w[pos]
             pos += 1
             if ph == _F_LS:
                 if c == " ":
-                    self._fsp += 1
-                    if self._fsp > FENCE_MAX_INDENT:
-                        self._fph = _F_INFO
+                    self._fence_indent += 1
+                    if self._fence_indent > FENCE_MAX_INDENT:
+                        self._fence_phase = _F_INFO
                 elif c == ch:
-                    self._fph = _F_RUN
-                    self._frun = 1
+                    self._fence_phase = _F_RUN
+                    self._fence_run = 1
                 elif c == "\n":
-                    self._fsp = 0
+                    self._fence_indent = 0
                 else:
-                    self._fph = _F_INFO
+                    self._fence_phase = _F_INFO
             elif ph == _F_RUN:
                 if c == ch:
-                    self._frun += 1
+                    self._fence_run += 1
                 elif c in " \t\r":
-                    self._fph = _F_TRAIL if self._frun >= self._fn else _F_INFO
+                    self._fence_phase = _F_TRAIL if self._fence_run >= self._fence_len else _F_INFO
                 elif c == "\n":
-                    if self._frun >= self._fn:
+                    if self._fence_run >= self._fence_len:
                         self._mode = _VIS
                         break
-                    self._fph = _F_LS
-                    self._fsp = 0
+                    self._fence_phase = _F_LS
+                    self._fence_indent = 0
                 else:
-                    self._fph = _F_INFO
+                    self._fence_phase = _F_INFO
             else:  # _F_TRAIL
                 if c == "\n":
                     self._mode = _VIS
                     break
                 if c not in " \t\r":
-                    self._fph = _F_INFO
+                    self._fence_phase = _F_INFO
         self._emit_vis(w[start:pos])
         return pos
 
@@ -636,82 +765,86 @@ class ThinkScanner:
         if not s:
             return
         if self._produced:
-            self._ov.append(s)
+            self._out_visible.append(s)
         else:
             t = s.lstrip()
             if not t:
-                self._lead += s
+                self._lead_ws.append(s)  # a list: many whitespace-only chunks stay O(n) (S6)
             else:
                 self._produced = True
-                if not self._lead_tag and (self._lead or len(t) < len(s)):
-                    self._ov.append(self._lead + s[: len(s) - len(t)])
-                self._lead = ""
-                self._ov.append(t)
+                lead = self._lead_ws
+                if not self._lead_dropped and (lead or len(t) < len(s)):
+                    self._out_visible.append("".join(lead) + s[: len(s) - len(t)])
+                lead.clear()
+                self._out_visible.append(t)
         self._emit_line_state(s)
 
     def _emit_line_state(self, s: str) -> None:
         """Track the last visible character (T5 after a tag) and the line-start state."""
-        self._last_lf = s[-1] == "\n"
-        if self._code:
+        self._last_was_lf = s[-1] == "\n"
+        if self._code_aware:
             k = s.rfind("\n")
             if k >= 0:
-                self._ls = True
-                self._sp = 0
+                self._line_start = True
+                self._line_spaces = 0
                 if k + 1 < len(s):
                     self._line_tail(s[k + 1 :])
-            elif self._ls:
+            elif self._line_start:
                 self._line_tail(s)
 
     def _line_tail(self, tail: str) -> None:
         """Update the line-start state with text containing no LF."""
         if tail.strip(" "):
-            self._ls = False
+            self._line_start = False
         else:
-            self._sp += len(tail)
-            self._ls = self._sp <= FENCE_MAX_INDENT
+            self._line_spaces += len(tail)
+            self._line_start = self._line_spaces <= FENCE_MAX_INDENT
 
     def _reason(self, s: str) -> None:
         """Release block text: stripped per block (T8), separated by "\\n\\n" (S3)."""
-        if not self._r_started:
+        if not self._block_started:
             t = s.lstrip()
             if not t:
                 return
-            if self._echo:
-                self._echo = False
-                self._set_block_cands(self._cands_close)
-            self._r_started = True
-            if self._r_any:
-                self._or.append(SEPARATOR)
-            self._r_any = True
+            if self._echo_possible:
+                self._echo_possible = False
+                self._set_block_cands(self._closer_cands)
+            self._block_started = True
+            if self._reasoning_released:
+                self._out_reasoning.append(SEPARATOR)
+            self._reasoning_released = True
             s = t
         body = s.rstrip()
+        held = self._block_ws  # the block's trailing whitespace run, in pieces (S6)
         if not body:
-            self._r_ws += s
+            held.append(s)
             return
-        if self._r_ws:
-            self._or.append(self._r_ws)
-        self._or.append(body)
-        self._r_ws = s[len(body) :]
+        if held:
+            self._out_reasoning.extend(held)
+            held.clear()
+        self._out_reasoning.append(body)
+        if len(body) < len(s):
+            held.append(s[len(body) :])
 
     def _tent_text(self, w: str, pos: int, j: int) -> int:
         """Add ``w[pos:j]`` to a tentative block; past the cap, restore it (T2).
 
         Returns the position to continue from after a restore, else -1.
         """
-        cap = self._t_cap
-        if cap >= 0 and self._t_count + (j - pos) > cap:
-            cut = pos + cap + 1 - self._t_count
-            self._t_parts.append(w[pos:cut])
+        cap = self._tent_cap
+        if cap >= 0 and self._tent_len + (j - pos) > cap:
+            cut = pos + cap + 1 - self._tent_len
+            self._tent_parts.append(w[pos:cut])
             self._restore()
             return cut
-        self._t_parts.append(w[pos:j])
-        self._t_count += j - pos
+        self._tent_parts.append(w[pos:j])
+        self._tent_len += j - pos
         return -1
 
     def _restore(self) -> None:
         """A tentative block turns out to be prose: back to visible, verbatim (T2, S4)."""
-        text = self._t_open + "".join(self._t_parts)
-        self._t_parts = []
+        text = self._tent_opener + "".join(self._tent_parts)
+        self._tent_parts = []
         self._mode = _VIS
         self._emit_vis(text)
 
@@ -720,69 +853,68 @@ class ThinkScanner:
     def _open_block(self, cands: tuple[int, ...]) -> None:
         self._mode = _BLOCK
         self._had_block = True
-        self._r_started = False
-        self._r_ws = ""
-        self._echo = False
+        self._block_started = False
+        self._block_ws.clear()
+        self._echo_possible = False
         self._set_block_cands(cands)
 
     def _set_block_cands(self, cands: tuple[int, ...]) -> None:
-        self._blk_cands = cands
+        self._block_cands = cands
         pattern = self._find_cache.get(cands)
         if pattern is None:
-            pattern = _charclass("".join(self._pref[i][0] for i in cands))
+            pattern = _charclass("".join(self._cand_text[i][0] for i in cands))
             self._find_cache[cands] = pattern
-        self._blk_find = pattern
+        self._block_find = pattern
 
     def _consumed(self, orphan_at: int) -> None:
         """A tag was consumed: T8 (drop leading whitespace), T5 (line start), T10 (first tag)."""
-        if not self._tag_seen:
-            self._tag_seen = True
+        if not self._tag_consumed:
+            self._tag_consumed = True
             self._orphan_at = orphan_at
         if not self._produced:
-            self._lead_tag = True
-        self._ls = self._last_lf or not self._produced
-        self._sp = 0
+            self._lead_dropped = True
+        self._line_start = self._last_was_lf or not self._produced
+        self._line_spaces = 0
 
     def _take(self, w: str, j: int, ci: int, length: int, self_closing: bool) -> None:
         """Act on a candidate that matched ``w[j:j+length]``."""
         mode = self._mode
-        opener = self._kind[ci] in (LIT_OPEN, TAG_OPEN)
-        pair = self._pair[ci]
+        opener = self._cand_kind[ci] in (LIT_OPEN, TAG_OPEN)
+        pair = self._cand_pair[ci]
         if mode == _VIS:
             if not opener:
-                self._consumed(self._base + j)  # T4 orphan closer
+                self._consumed(self._offset + j)  # T4 orphan closer
             elif self_closing:
                 self._had_block = True
                 self._consumed(-1)
             elif not self._produced:
                 self._consumed(-1)
-                self._open_block((self._close_of[pair],))
+                self._open_block((self._closer_of_pair[pair],))
             else:
                 self._mode = _TENT
-                self._t_open = w[j : j + length]
-                self._t_parts = []
-                self._t_count = 0
-                self._t_pair = pair
-                self._set_block_cands((self._close_of[pair],))
+                self._tent_opener = w[j : j + length]
+                self._tent_parts = []
+                self._tent_len = 0
+                self._set_block_cands((self._closer_of_pair[pair],))
         elif mode == _BLOCK:
             self._consumed(-1)
             if opener and not self_closing:  # T6 echoed opener
-                self._echo = False
-                self._set_block_cands((self._close_of[pair],))
+                self._echo_possible = False
+                self._set_block_cands((self._closer_of_pair[pair],))
             else:
                 self._mode = _VIS
-                self._r_started = False
-                self._r_ws = ""
-                self._echo = False
+                self._block_started = False
+                self._block_ws.clear()
+                self._echo_possible = False
         else:  # _TENT: its closer
-            inner = "".join(self._t_parts).strip()
-            self._t_parts = []
+            inner = "".join(self._tent_parts).strip()
+            self._tent_parts = []
             self._had_block = True
             if inner:
-                if self._r_any:
-                    self._or.append(SEPARATOR)
-                self._or.append(inner)
-                self._r_any = True
+                if self._reasoning_released:
+                    self._out_reasoning.append(SEPARATOR)
+                self._out_reasoning.append(inner)
+                self._reasoning_released = True
             self._mode = _VIS
             self._consumed(-1)
 
@@ -794,9 +926,9 @@ class ThinkScanner:
         elif mode == _BLOCK:
             self._reason(c)
         else:
-            self._t_parts.append(c)
-            self._t_count += 1
-            if 0 <= self._t_cap < self._t_count:
+            self._tent_parts.append(c)
+            self._tent_len += 1
+            if 0 <= self._tent_cap < self._tent_len:
                 self._restore()
 
     # ------------------------------------------------------------------ candidate matching
@@ -804,8 +936,8 @@ class ThinkScanner:
     def _match(self, w: str, j: int, cands: tuple[int, ...], final: bool) -> int:
         """Try every candidate at ``w[j]``; returns where to continue (``len(w)`` if held)."""
         end = len(w)
-        kind = self._kind
-        pref = self._pref
+        kind = self._cand_kind
+        pref = self._cand_text
         phs = []
         ns = []
         used = []
@@ -816,13 +948,13 @@ class ThinkScanner:
             used.append(u)
         verdict, idx = self._resolve(phs, final)
         if verdict == _WAIT:
-            self._m_parts = [w[j:]]
-            self._m_len = end - j
-            self._m_last = w[-1]
-            self._m_cands = cands
-            self._m_ph = phs
-            self._m_n = ns
-            self._m_used = used
+            self._held_parts = [w[j:]]
+            self._held_len = end - j
+            self._held_last = w[-1]
+            self._held_cands = cands
+            self._held_phases = phs
+            self._held_counts = ns
+            self._held_used = used
             return end
         if verdict == _TAKE:
             self._take(w, j, cands[idx], used[idx], phs[idx] == _PH_SELF)
@@ -846,34 +978,34 @@ class ThinkScanner:
 
     def _continue_match(self, chunk: str, base: int, final: bool) -> None:
         """Advance a held candidate match with ``chunk`` (``final``: end of text)."""
-        phs = self._m_ph
-        ns = self._m_n
-        used = self._m_used
-        kind = self._kind
-        pref = self._pref
+        phs = self._held_phases
+        ns = self._held_counts
+        used = self._held_used
+        kind = self._cand_kind
+        pref = self._cand_text
         end = len(chunk)
         if end:
-            for idx, ci in enumerate(self._m_cands):
+            for idx, ci in enumerate(self._held_cands):
                 if phs[idx] >= 0:
                     ph, n, u = _advance(
-                        kind[ci], pref[ci], phs[idx], ns[idx], chunk, 0, end, self._m_last
+                        kind[ci], pref[ci], phs[idx], ns[idx], chunk, 0, end, self._held_last
                     )
                     phs[idx] = ph
                     ns[idx] = n
                     used[idx] += u
         verdict, idx = self._resolve(phs, final)
         if verdict == _WAIT:
-            self._m_parts.append(chunk)
-            self._m_len += end
+            self._held_parts.append(chunk)
+            self._held_len += end
             if end:
-                self._m_last = chunk[-1]
+                self._held_last = chunk[-1]
             return
-        w = "".join(self._m_parts) + chunk
-        self._base = base - self._m_len
-        self._m_parts = []
-        self._m_len = 0
+        w = "".join(self._held_parts) + chunk
+        self._offset = base - self._held_len
+        self._held_parts = []
+        self._held_len = 0
         if verdict == _TAKE:
-            self._take(w, 0, self._m_cands[idx], used[idx], phs[idx] == _PH_SELF)
+            self._take(w, 0, self._held_cands[idx], used[idx], phs[idx] == _PH_SELF)
             pos = used[idx]
         else:
             self._release_char(w[0])

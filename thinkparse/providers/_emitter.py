@@ -51,9 +51,7 @@ class Emitter:
         "_harmony",
         "_head",
         "_make_scanner",
-        "_scan_in",
         "_scan_released",
-        "_scan_vis",
         "_scanner",
         "_seg_key",
         "_seg_pending",
@@ -94,8 +92,6 @@ class Emitter:
         self.mode = UNDECIDED
         self._head = ""
         self._scanner: Any = None
-        self._scan_in: list[str] = []
-        self._scan_vis: list[str] = []
         self._scan_released = False
         self._harmony: Optional[HarmonyScanner] = None
         self.u_in: Optional[int] = None
@@ -208,9 +204,7 @@ class Emitter:
 
     def _think(self, text: str) -> None:
         v, r = self._scanner.feed(text)
-        self._scan_in.append(text)
         if v:
-            self._scan_vis.append(v)
             self.dv += v
         if r:
             self._scan_reasoning(r)
@@ -243,7 +237,6 @@ class Emitter:
         if self.mode == THINK:
             v, r = self._scanner.close()
             if v:
-                self._scan_vis.append(v)
                 self.dv += v
             if r:
                 self._scan_reasoning(r)
@@ -268,7 +261,7 @@ class Emitter:
             inline = (
                 self._sir
                 or self._scan_released
-                or "".join(self._scan_vis) != "".join(self._scan_in)
+                or self._scanner.tag_consumed  # markup was removed (T8: only with a tag)
             )
         elif self.mode == HARMONY_MODE:
             h = self._harmony
