@@ -9,6 +9,7 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._think import aiter_think, iter_think, split_think, strip_think
@@ -41,6 +42,7 @@ __all__ = [
     "iter_think",
     "normalize",
     "parse",
+    "preset_for_model",
     "reasoning_from_trace",
     "split_harmony",
     "split_think",
