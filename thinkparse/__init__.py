@@ -12,6 +12,7 @@ from ._errors import (
 from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -26,7 +27,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IMPLEMENTATION",
+    "AsyncDeltaStream",
     "Delta",
+    "DeltaStream",
     "Extraction",
     "Parsed",
     "ResponseShapeError",
@@ -39,6 +42,7 @@ __all__ = [
     "Usage",
     "__version__",
     "aiter_think",
+    "astream_deltas",
     "iter_think",
     "normalize",
     "parse",
@@ -47,5 +51,6 @@ __all__ = [
     "split_harmony",
     "split_think",
     "split_trace",
+    "stream_deltas",
     "strip_think",
 ]
