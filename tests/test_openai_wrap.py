@@ -330,3 +330,32 @@ def test_bad_options(vllm: VLLMServer, options: dict[str, Any], error: type[Exce
     # W3: options are checked when wrapping, not at the first call
     with pytest.raises(error, match=match):
         wrap(_client(vllm), **options)
+
+
+# --- properties (no server: the SDK's chunk objects built as the client builds them) ------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from thinkparse.openai import _Rewriter  # noqa: E402
+
+PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(PIECES, max_size=4).map("".join), max_size=8), st.booleans(),
+       st.booleans())
+def test_stream_rewrite_equals_one_shot(contents: list[str], opened: bool, finish: bool) -> None:
+    # W3, S1: for any cut, the rewritten stream joins to split_think of the whole content
+    chunk_cls = openai.types.chat.ChatCompletionChunk
+    head = {"id": "c", "created": 1, "model": "m", "object": "chat.completion.chunk"}
+    raw = [{**head, "choices": [{"index": 0, "delta": {"content": c}, "finish_reason": None}]}
+           for c in contents]
+    if finish:
+        raw.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    rewriter = _Rewriter({"start_in_reasoning": opened})
+    out = []
+    for r in raw:
+        out += rewriter.chunk(chunk_cls.model_validate(r))
+    out += rewriter.finish()
+    expected = split_think("".join(contents), start_in_reasoning=opened)
+    assert _joined(out) == [(expected.visible, expected.reasoning or "")]

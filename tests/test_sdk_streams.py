@@ -399,3 +399,27 @@ def test_error_event_propagates_and_stream_stays_usable() -> None:
     assert list(stream) == [Delta("", "lo")]
 
 
+
+
+# --- properties ------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from thinkparse import StreamNormalizer  # noqa: E402
+
+PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(PIECES, max_size=4).map("".join), max_size=8), st.booleans())
+def test_deltas_join_to_the_normalizer_result(contents: list[str], opened: bool) -> None:
+    # W2: the yielded deltas are the StreamNormalizer's non-empty deltas for the same events,
+    # and .result is its result
+    events = [{"choices": [{"index": 0, "delta": {"content": c}}]} for c in contents]
+    stream = stream_deltas(events, start_in_reasoning=opened)
+    deltas = list(stream)
+    reference = StreamNormalizer(start_in_reasoning=opened)
+    expected = [reference.feed(e) for e in events]
+    expected.append(reference.close())
+    assert deltas == [d for d in expected if d.visible or d.reasoning]
+    assert stream.result == reference.result
