@@ -359,3 +359,25 @@ def test_stream_rewrite_equals_one_shot(contents: list[str], opened: bool, finis
     out += rewriter.finish()
     expected = split_think("".join(contents), start_in_reasoning=opened)
     assert _joined(out) == [(expected.visible, expected.reasoning or "")]
+
+
+def test_stream_next_and_passthrough(vllm: VLLMServer) -> None:
+    # W3: the stream is an iterator like the SDK's; other attributes are the SDK stream's
+    vllm.pieces = [["<think>a</think>", "B"]]
+    stream = wrap(_client(vllm)).chat.completions.create(model="m", messages=MSG, stream=True)
+    assert stream.response.status_code == 200
+    first = next(stream)
+    assert first.choices[0].delta.reasoning_content == "a"
+    assert _joined(list(stream)) == [("B", "")]
+    stream.close()
+
+    async def go() -> None:
+        client = wrap(_client(vllm, async_=True))
+        astream = await client.chat.completions.create(model="m", messages=MSG, stream=True)
+        first = await astream.__anext__()
+        assert first.choices[0].delta.reasoning_content == "a"
+        assert _joined([c async for c in astream]) == [("B", "")]
+        await astream.close()
+        await client.close()
+
+    asyncio.run(go())

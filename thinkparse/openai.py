@@ -169,12 +169,19 @@ class _Stream:
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
         self._stream = stream
         self._rewriter = _Rewriter(options)
+        self._chunks = self._gen()
 
-    def __iter__(self) -> Iterator[Any]:
+    def _gen(self) -> Iterator[Any]:
         rewriter = self._rewriter
         for chunk in self._stream:
             yield from rewriter.chunk(chunk)
         yield from rewriter.finish()
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._chunks
+
+    def __next__(self) -> Any:
+        return next(self._chunks)
 
     def __enter__(self) -> _Stream:
         return self
@@ -201,6 +208,7 @@ class _AsyncStream:
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
         self._stream = stream
         self._rewriter = _Rewriter(options)
+        self._chunks = self._gen()
 
     async def _gen(self) -> AsyncIterator[Any]:
         rewriter = self._rewriter
@@ -211,7 +219,10 @@ class _AsyncStream:
             yield out
 
     def __aiter__(self) -> AsyncIterator[Any]:
-        return self._gen()
+        return self._chunks
+
+    async def __anext__(self) -> Any:
+        return await self._chunks.__anext__()
 
     async def __aenter__(self) -> _AsyncStream:
         return self
