@@ -423,3 +423,32 @@ def test_deltas_join_to_the_normalizer_result(contents: list[str], opened: bool)
     expected.append(reference.close())
     assert deltas == [d for d in expected if d.visible or d.reasoning]
     assert stream.result == reference.result
+
+
+@pytest.mark.parametrize("name", ["stream_summary_with_done_events", "stream_raw_reasoning_text",
+                                  "stream_encrypted_reasoning"])
+def test_openai_responses_stream(server: SSEServer, name: str) -> None:
+    # W2: responses.create(stream=True) and the responses.stream() helper, sync and async
+    openai = pytest.importorskip("openai")
+    case = load_json(DATA / f"openai_responses/{name}.json")
+    server.body = _sse(case["events"], named=True, done=False)
+    kw: dict[str, Any] = {"model": "o4-mini", "input": "Hi"}
+    base = f"http://127.0.0.1:{server.port}/v1"
+    client = openai.OpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
+    stream = stream_deltas(client.responses.create(**kw, stream=True))
+    _check(_collect(stream), stream.result, case)
+    assert server.requests[-1][0] == "/v1/responses"
+    if name == "stream_summary_with_done_events":
+        # the helper rebuilds the response and needs every *.added event, which the other
+        # recordings leave out
+        with client.responses.stream(**kw) as helper:
+            stream = stream_deltas(helper)
+            _check(_collect(stream), stream.result, case)
+
+    async def go() -> None:
+        aclient = openai.AsyncOpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
+        astream = astream_deltas(aclient.responses.create(**kw, stream=True))
+        _check(await _acollect(astream), astream.result, case)
+        await aclient.close()
+
+    run(go())
