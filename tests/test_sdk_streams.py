@@ -24,6 +24,7 @@ from thinkparse import (
     Delta,
     DeltaStream,
     Extraction,
+    StreamNormalizer,
     astream_deltas,
     stream_deltas,
 )
@@ -61,6 +62,8 @@ def _check(deltas: list[Delta], result: Extraction, case: dict[str, Any]) -> Non
 def _collect(stream: DeltaStream) -> list[Delta]:
     with pytest.raises(RuntimeError, match="exhausted"):
         stream.result  # noqa: B018  (W2: not before the end)
+    with pytest.raises(RuntimeError, match="exhausted"):
+        stream.message  # noqa: B018
     out = list(stream)
     assert list(stream) == []  # exhausted stays exhausted
     return out
@@ -69,6 +72,8 @@ def _collect(stream: DeltaStream) -> list[Delta]:
 async def _acollect(stream: AsyncDeltaStream) -> list[Delta]:
     with pytest.raises(RuntimeError, match="exhausted"):
         stream.result  # noqa: B018
+    with pytest.raises(RuntimeError, match="exhausted"):
+        stream.message  # noqa: B018
     out = [d async for d in stream]
     assert [d async for d in stream] == []
     return out
@@ -405,8 +410,6 @@ def test_error_event_propagates_and_stream_stays_usable() -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from thinkparse import StreamNormalizer  # noqa: E402
-
 PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
 
 
@@ -452,3 +455,34 @@ def test_openai_responses_stream(server: SSEServer, name: str) -> None:
         await aclient.close()
 
     run(go())
+
+
+def _outcome(stream: Any) -> Any:
+    try:
+        return ("value", stream.message)
+    except Exception as exc:  # the message builder's own error is compared as such
+        return ("error", type(exc), str(exc))
+
+
+def test_message_is_the_normalizers(server: SSEServer) -> None:
+    # W2, X2: after the loop, .message is StreamNormalizer.message for the same wire events
+    # (the recorded dicts), for each SDK's stream objects
+    anthropic_client, anthropic_case = _anthropic(server, "stream_thinking_text")
+    with anthropic_client.messages.stream(**AKW) as helper:
+        stream = stream_deltas(helper)
+        list(stream)
+    runs = [(stream, anthropic_case)]
+    openai_client, openai_case = _openai(server, "stream_deepseek_reasoning_content")
+    stream = stream_deltas(openai_client.chat.completions.create(**KW, stream=True))
+    list(stream)
+    runs.append((stream, openai_case))
+    for delta_stream, case in runs:
+        reference = StreamNormalizer()
+        for event in case["events"]:
+            reference.feed(event)
+        reference.close()
+        assert _outcome(delta_stream) == _outcome(reference)
+    empty = stream_deltas([])
+    assert list(empty) == []
+    with pytest.raises(ValueError):
+        empty.message  # noqa: B018  (no event decided the family)
