@@ -486,3 +486,31 @@ def test_message_is_the_normalizers(server: SSEServer) -> None:
     assert list(empty) == []
     with pytest.raises(ValueError):
         empty.message  # noqa: B018  (no event decided the family)
+
+
+def test_model_preset_through_the_client(server: SSEServer) -> None:
+    # W2, P13: the stream names its model; its preset (minimax: template-opened) applies
+    # without any option, and an explicit option wins
+    openai = pytest.importorskip("openai")
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "MiniMax-M2"}
+    pieces = ["This is a reason", "ing section</th", "ink>This is the rest"]
+    server.body = _sse([{**head, "choices": [{"index": 0, "delta": {"content": p},
+                                              "finish_reason": None}]} for p in pieces])
+    client = openai.OpenAI(base_url=f"http://127.0.0.1:{server.port}/v1", api_key="x",
+                           timeout=TIMEOUT, max_retries=0)
+    stream = stream_deltas(client.chat.completions.create(**KW, stream=True))
+    list(stream)
+    assert (stream.result.visible, stream.result.reasoning) == (
+        "This is the rest", "This is a reasoning section")
+    stream = stream_deltas(client.chat.completions.create(**KW, stream=True), tags=["think"])
+    list(stream)
+    assert stream.result.reasoning is None
+
+
+def test_choice_option() -> None:
+    # W2, W4: choice= selects among n>1 choices
+    events = [{"choices": [{"index": 0, "delta": {"content": "<think>a</think>A"}},
+                           {"index": 1, "delta": {"content": "<think>b</think>B"}}]}]
+    stream = stream_deltas(events, choice=1)
+    assert list(stream) == [Delta("B", "b")]
+    assert stream.result.visible == "B"
