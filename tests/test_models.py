@@ -229,3 +229,19 @@ def test_template_opened_presets_match_vllm_r1(
     seed = text.replace("think>", "seed:think>")
     assert split_think(seed, preset="seed-oss", start_in_reasoning=True) == Split(
         visible, reasoning)
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="/"), max_size=40))
+def test_case_and_prefix_do_not_matter(name: str) -> None:
+    # P13: case-insensitive; an organisation or router prefix says nothing about the template
+    assert preset_for_model(name.upper()) == preset_for_model(name.lower())
+    assert preset_for_model("some-org/" + name) == preset_for_model(name)
+
+
+# A bare "qwen3" is Ollama's tag; Hugging Face names carry the size ("qwen3-max" is an API model
+# without inline markup, so the hybrid row wants "qwen3-<size>").
+@given(st.sampled_from([n for n, p in NAMES if p is not None and n.strip() and n != "qwen3"]),
+       st.sampled_from(["", "-awq", "-gguf", ":q4_k_m", "-fp8"]))
+def test_quantisation_suffixes_keep_the_preset(name: str, suffix: str) -> None:
+    # P13: a quantised build uses its base model's template
+    assert preset_for_model(name + suffix) == preset_for_model(name)

@@ -381,3 +381,13 @@ def test_stream_next_and_passthrough(vllm: VLLMServer) -> None:
         await client.close()
 
     asyncio.run(go())
+
+
+def test_azure_client_kept(vllm: VLLMServer) -> None:
+    # W3: subclasses keep their class (AzureOpenAI)
+    azure = openai.AzureOpenAI(api_key="x", api_version="2024-10-21",
+                               azure_endpoint=f"http://127.0.0.1:{vllm.port}")
+    wrapped = wrap(azure)
+    assert type(wrapped) is openai.AzureOpenAI
+    resp = wrapped.chat.completions.create(model="m", messages=MSG)
+    assert resp.choices[0].message.reasoning_content == "plan A, then B"
