@@ -14,13 +14,14 @@ from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._think import aiter_think, iter_think, split_think, strip_think
-from ._types import Delta, Extraction, Parsed, Split, Usage
+from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
     StreamNormalizer,
     normalize,
     reasoning_from_trace,
     split_harmony,
     split_trace,
+    to_message,
 )
 
 __version__ = "0.1.0"
@@ -32,6 +33,7 @@ __all__ = [
     "DeltaStream",
     "Extraction",
     "Parsed",
+    "ReasoningBlock",
     "ResponseShapeError",
     "ScannerClosedError",
     "Split",
@@ -53,4 +55,5 @@ __all__ = [
     "split_trace",
     "stream_deltas",
     "strip_think",
+    "to_message",
 ]

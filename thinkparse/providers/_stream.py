@@ -31,7 +31,7 @@ from .._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
 )
-from .._types import Delta, Extraction
+from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
 from ._normalize import check_family_choice
@@ -44,7 +44,7 @@ from ._options import (
     think_options,
 )
 from ._registry import REGISTRY, Decoder, check_provider, event_family
-from ._turn import Message, Turn
+from ._turn import Message
 
 _EMPTY = Delta("", "")
 
@@ -158,13 +158,13 @@ class StreamNormalizer:
         if self._given is None and ("model" in ev or "message" in ev or "response" in ev
                                     or "modelVersion" in ev):
             self._model_preset(ev)
-        acc = self._acc
-        if acc is not None:
-            acc.event(ev)
         try:
             decoder.event(ev)
         finally:
             d = self._out.take()
+        acc = self._acc
+        if acc is not None:
+            acc.event(ev)
         return d
 
     def _model_preset(self, ev: Mapping[str, Any]) -> None:
@@ -189,10 +189,11 @@ class StreamNormalizer:
         out.flush()
         d = out.take()
         family = self._family or "unknown"
-        turn = None
-        if self._acc is not None:
-            turn = Turn(family, self._acc.response(), self._choice, self._acc)
-        self._result = out.result(family, turn)
+        acc = self._acc
+        if acc is not None:
+            self._result = out.result(family, None, self._choice, acc)
+        else:
+            self._result = out.result(family)
         return d
 
     @property
@@ -216,6 +217,8 @@ class StreamNormalizer:
             ResponseShapeError: a streamed tool input is not valid JSON (a truncated stream);
                 ``result`` stays available.
         """
-        from ._message import to_message
-
-        return to_message(self.result)
+        result = self.result
+        turn = turn_of(result)
+        if turn is None:
+            raise ValueError("StreamNormalizer.message: no event decided the provider family")
+        return turn.message()

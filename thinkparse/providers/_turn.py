@@ -24,32 +24,37 @@ class Turn:
         model: the model as the payload reported it, else ``None``.
     """
 
-    __slots__ = ("_blocks", "_choice", "_response", "_stream", "provider")
+    __slots__ = ("_blocks", "_choice", "_inline", "_response", "_stream", "provider")
 
     def __init__(
         self,
         provider: str,
-        response: Mapping[str, Any],
+        response: Optional[Mapping[str, Any]],
         choice: int,
         stream: Optional[Any],
+        inline: Optional[str] = None,
     ) -> None:
         self.provider = provider
-        self._response = response
+        self._response = response  # None for a stream until first use
         self._choice = choice
         self._stream = stream
         self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
+        self._inline = inline  # reasoning split from inline markup: one block, wire == {}
 
     @property
     def model(self) -> Optional[str]:
         """The model as reported (``model``, Gemini ``modelVersion``), else ``None``."""
         from ._options import model_name
 
-        return model_name(self._response)
+        return model_name(self.response)
 
     @property
     def response(self) -> Mapping[str, Any]:
         """The response as received (a stream: what its events add up to)."""
-        return self._response
+        r = self._response
+        if r is None:
+            r = self._response = self._stream.response() if self._stream is not None else {}
+        return r
 
     @property
     def choice(self) -> int:
@@ -63,7 +68,9 @@ class Turn:
         if b is None:
             from ._wire import blocks_of
 
-            b = self._blocks = blocks_of(self.provider, self._response, self._choice)
+            b = self._blocks = blocks_of(
+                self.provider, self.response, self._choice, self._inline
+            )
         return b
 
     def message(
@@ -73,10 +80,20 @@ class Turn:
         reasoning_field: Union[str, bool, None] = None,
         binary: str = "base64",
     ) -> Message:
-        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`."""
+        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`.
+
+        Raises:
+            TypeError, ValueError: a bad option; ValueError for a turn with no message form.
+            ResponseShapeError: a streamed tool input that is not valid JSON.
+        """
+        from ._messages import check_options
         from ._wire import message_of
 
+        check_options(store, reasoning_field, binary)
+        response = self.response
+        if self._stream is not None:
+            self._stream.check()
         return message_of(
-            self.provider, self._response, self._choice,
+            self.provider, response, self._choice,
             store=store, reasoning_field=reasoning_field, binary=binary,
         )
