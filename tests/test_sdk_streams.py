@@ -51,12 +51,20 @@ def _ndjson(events: list[dict[str, Any]]) -> bytes:
     return "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events).encode("utf-8")
 
 
-def _check(deltas: list[Delta], result: Extraction, case: dict[str, Any]) -> None:
+def _check(deltas: list[Delta], result: Extraction, case: dict[str, Any],
+           message: Any = None) -> None:
     expected = case["expected"]
     assert all(type(d) is Delta and (d.visible or d.reasoning) for d in deltas)
     assert "".join(d.visible for d in deltas) == expected["visible"]
     assert "".join(d.reasoning for d in deltas) == (expected["reasoning"] or "")
     assert extraction_as_dict(result) == expected
+    if message is not None:
+        # W2, X2: .message is the normaliser's for the recorded wire dicts of the same stream
+        reference = StreamNormalizer()
+        for event in case["events"]:
+            reference.feed(event)
+        reference.close()
+        assert message == reference.message
 
 
 def _collect(stream: DeltaStream) -> list[Delta]:
@@ -103,7 +111,7 @@ def test_openai_create_stream(server: SSEServer, name: str) -> None:
     client, case = _openai(server, name)
     stream = stream_deltas(client.chat.completions.create(**KW, stream=True))
     deltas = _collect(stream)
-    _check(deltas, stream.result, case)
+    _check(deltas, stream.result, case, stream.message)
     assert server.requests[-1][0] == "/v1/chat/completions"
 
 
@@ -115,7 +123,7 @@ def test_openai_helper_stream_ignores_derived_events(server: SSEServer, name: st
     with client.chat.completions.stream(**KW) as helper:
         stream = stream_deltas(helper)
         deltas = _collect(stream)
-    _check(deltas, stream.result, case)
+    _check(deltas, stream.result, case, stream.message)
     # the manager itself (not entered) is entered and exited by the DeltaStream
     manager_stream = stream_deltas(client.chat.completions.stream(**KW))
     _check(_collect(manager_stream), manager_stream.result, case)
@@ -128,11 +136,11 @@ def test_openai_async(server: SSEServer, name: str) -> None:
 
     async def go() -> None:
         stream = astream_deltas(client.chat.completions.create(**KW, stream=True))
-        _check(await _acollect(stream), stream.result, case)
+        _check(await _acollect(stream), stream.result, case, stream.message)
         stream = astream_deltas(await client.chat.completions.create(**KW, stream=True))
-        _check(await _acollect(stream), stream.result, case)
+        _check(await _acollect(stream), stream.result, case, stream.message)
         stream = astream_deltas(client.chat.completions.stream(**KW))
-        _check(await _acollect(stream), stream.result, case)
+        _check(await _acollect(stream), stream.result, case, stream.message)
         await client.close()
 
     run(go())
@@ -143,7 +151,7 @@ def test_openai_options_reach_the_normalizer(server: SSEServer) -> None:
     client, case = _openai(server, "stream_start_in_reasoning")
     stream = stream_deltas(client.chat.completions.create(**KW, stream=True),
                            start_in_reasoning=True)
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
 
 
 # --- anthropic -------------------------------------------------------------------------------
@@ -169,7 +177,7 @@ def test_anthropic_create_and_helper(server: SSEServer, name: str) -> None:
     # signature / input_json events are ignored (each is also a raw content_block_delta)
     client, case = _anthropic(server, name)
     stream = stream_deltas(client.messages.create(**AKW, stream=True))
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
     with client.messages.stream(**AKW) as helper:
         seen: list[str] = []
 
@@ -179,10 +187,10 @@ def test_anthropic_create_and_helper(server: SSEServer, name: str) -> None:
                 yield event
 
         stream = stream_deltas(events())
-        _check(_collect(stream), stream.result, case)
+        _check(_collect(stream), stream.result, case, stream.message)
     assert {"text"} <= set(seen)  # derived events were really there
     stream = stream_deltas(client.messages.stream(**AKW))  # the manager
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
     assert server.requests[-1][0] == "/v1/messages"
 
 
@@ -193,12 +201,12 @@ def test_anthropic_async(server: SSEServer, name: str) -> None:
 
     async def go() -> None:
         stream = astream_deltas(client.messages.create(**AKW, stream=True))
-        _check(await _acollect(stream), stream.result, case)
+        _check(await _acollect(stream), stream.result, case, stream.message)
         stream = astream_deltas(client.messages.stream(**AKW))
-        _check(await _acollect(stream), stream.result, case)
+        _check(await _acollect(stream), stream.result, case, stream.message)
         async with client.messages.stream(**AKW) as helper:
             stream = astream_deltas(helper)
-            _check(await _acollect(stream), stream.result, case)
+            _check(await _acollect(stream), stream.result, case, stream.message)
         await client.close()
 
     run(go())
@@ -222,13 +230,13 @@ def test_genai_sync_and_async(server: SSEServer) -> None:
     client, case = _genai(server)
     stream = stream_deltas(client.models.generate_content_stream(model="gemini-2.5-flash",
                                                                   contents="Hi"))
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
     assert ":streamGenerateContent" in server.requests[-1][0]
 
     async def go() -> None:
         coro = client.aio.models.generate_content_stream(model="gemini-2.5-flash", contents="Hi")
         astream = astream_deltas(coro)
-        _check(await _acollect(astream), astream.result, case)
+        _check(await _acollect(astream), astream.result, case, astream.message)
 
     run(go())
 
@@ -243,13 +251,13 @@ def test_ollama_sync_and_async(server: SSEServer) -> None:
     msgs = [{"role": "user", "content": "Hi"}]
     stream = stream_deltas(ollama.Client(host=host).chat(model="qwen3:8b", messages=msgs,
                                                           stream=True))
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
     assert server.requests[-1][0] == "/api/chat"
 
     async def go() -> None:
         coro = ollama.AsyncClient(host=host).chat(model="qwen3:8b", messages=msgs, stream=True)
         astream = astream_deltas(coro)
-        _check(await _acollect(astream), astream.result, case)
+        _check(await _acollect(astream), astream.result, case, astream.message)
 
     run(go())
 
@@ -439,19 +447,19 @@ def test_openai_responses_stream(server: SSEServer, name: str) -> None:
     base = f"http://127.0.0.1:{server.port}/v1"
     client = openai.OpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
     stream = stream_deltas(client.responses.create(**kw, stream=True))
-    _check(_collect(stream), stream.result, case)
+    _check(_collect(stream), stream.result, case, stream.message)
     assert server.requests[-1][0] == "/v1/responses"
     if name == "stream_summary_with_done_events":
         # the helper rebuilds the response and needs every *.added event, which the other
         # recordings leave out
         with client.responses.stream(**kw) as helper:
             stream = stream_deltas(helper)
-            _check(_collect(stream), stream.result, case)
+            _check(_collect(stream), stream.result, case, stream.message)
 
     async def go() -> None:
         aclient = openai.AsyncOpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
         astream = astream_deltas(aclient.responses.create(**kw, stream=True))
-        _check(await _acollect(astream), astream.result, case)
+        _check(await _acollect(astream), astream.result, case, astream.message)
         await aclient.close()
 
     run(go())
@@ -482,6 +490,16 @@ def test_message_is_the_normalizers(server: SSEServer) -> None:
             reference.feed(event)
         reference.close()
         assert _outcome(delta_stream) == _outcome(reference)
+        assert _outcome(delta_stream)[0] == "value"
+    assert runs[0][0].message == {
+        "role": "assistant",
+        "content": [
+            {"type": "thinking",
+             "thinking": "I need to find the GCD of 1071 and 462. Euclid gives 21.",
+             "signature": "X8QpjvNYvSKH7FG2G4DlSq8Ued5DqA1y1zyhBmvQNZr/ZMkuk/hdwieM8Va7IIXq"},
+            {"type": "text", "text": "The GCD of 1071 and 462 is 21."},
+        ],
+    }
     empty = stream_deltas([])
     assert list(empty) == []
     with pytest.raises(ValueError):
