@@ -62,8 +62,33 @@ _OPTIONS = ("tags", "delimiters", "start_in_reasoning", "code_aware", "max_tenta
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
+def _get(obj: Any, name: str) -> Any:
+    """A field of an SDK object, declared or extra, else ``None``.
+
+    Reads the instance's ``__dict__`` and pydantic's ``__pydantic_extra__`` directly: a missing
+    attribute on a pydantic model goes through its metaclass and costs microseconds per chunk.
+    """
+    fields = getattr(obj, "__dict__", None)
+    if fields is not None and name in fields:
+        return fields[name]
+    extra = getattr(obj, "__pydantic_extra__", None)
+    if isinstance(extra, dict):
+        return extra.get(name)
+    return getattr(obj, name, None)
+
+
+def _set(obj: Any, name: str, value: Any) -> None:
+    """Set a field of an SDK object; a name the model does not declare becomes an extra field."""
+    fields = getattr(obj, "__dict__", None)
+    extra = getattr(obj, "__pydantic_extra__", None)
+    if isinstance(extra, dict) and (fields is None or name not in fields):
+        extra[name] = value
+    else:
+        setattr(obj, name, value)
+
+
 def _has_reasoning(obj: Any) -> bool:
-    return any(getattr(obj, name, None) for name in _REASONING_FIELDS)
+    return any(_get(obj, name) for name in _REASONING_FIELDS)
 
 
 def _options_for(fixed: Optional[dict[str, Any]], kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -77,15 +102,15 @@ def _options_for(fixed: Optional[dict[str, Any]], kwargs: dict[str, Any]) -> dic
 def _split_message(response: Any, options: dict[str, Any]) -> Any:
     """Separate the reasoning of every choice of a plain ``ChatCompletion`` (in place)."""
     for choice in getattr(response, "choices", None) or ():
-        message: Any = getattr(choice, "message", None)
-        content = getattr(message, "content", None)
+        message: Any = _get(choice, "message")
+        content = _get(message, "content")
         if not isinstance(content, str) or _has_reasoning(message):
             continue
         split = split_think(content, **options)
         if split.visible != content:
-            message.content = split.visible
+            _set(message, "content", split.visible)
         if split.reasoning is not None:
-            message.reasoning_content = split.reasoning
+            _set(message, "reasoning_content", split.reasoning)
     return response
 
 
@@ -111,9 +136,9 @@ class _Rewriter:
         return [chunk]
 
     def _choice(self, chunk: Any, choice: Any) -> None:
-        index = getattr(choice, "index", 0)
+        index = _get(choice, "index")
         index = index if isinstance(index, int) else 0
-        delta = getattr(choice, "delta", None)
+        delta = _get(choice, "delta")
         if index in self.passthrough or delta is None:
             return
         scanner = self.scanners.get(index)
@@ -124,24 +149,25 @@ class _Rewriter:
                 del self.scanners[index]
                 held = scanner.close()
                 if held.visible:
-                    delta.content = held.visible + (delta.content or "")
+                    _set(delta, "content", held.visible + (_get(delta, "content") or ""))
             return
-        content = getattr(delta, "content", None)
+        content = _get(delta, "content")
+        finish = _get(choice, "finish_reason")
         if scanner is None:
-            if content is None and getattr(choice, "finish_reason", None) is None:
+            if content is None and finish is None:
                 return
             scanner = self.scanners[index] = ThinkScanner(**self.options)
         self.last[index] = (chunk, choice)
         out = scanner.feed(content) if isinstance(content, str) else None
         visible = out.visible if out is not None else ""
         reasoning = out.reasoning if out is not None else ""
-        if getattr(choice, "finish_reason", None) is not None:
+        if finish is not None:
             held = scanner.close()
             del self.scanners[index]
             visible += held.visible
             reasoning += held.reasoning
-        delta.content = visible or None
-        delta.reasoning_content = reasoning or None
+        _set(delta, "content", visible or None)
+        _set(delta, "reasoning_content", reasoning or None)
 
     def finish(self) -> list[Any]:
         """Chunks releasing what still-open choices hold (empty when nothing is held)."""
@@ -154,10 +180,10 @@ class _Rewriter:
             chunk, choice = self.last[index]
             delta = choice.delta.model_copy()
             for name in ("role", "tool_calls", "function_call", "refusal"):
-                if getattr(delta, name, None) is not None:
-                    setattr(delta, name, None)
-            delta.content = held.visible or None
-            delta.reasoning_content = held.reasoning or None
+                if _get(delta, name) is not None:
+                    _set(delta, name, None)
+            _set(delta, "content", held.visible or None)
+            _set(delta, "reasoning_content", held.reasoning or None)
             new_choice = choice.model_copy(update={"delta": delta, "finish_reason": None})
             out.append(chunk.model_copy(update={"choices": [new_choice], "usage": None}))
         return out
