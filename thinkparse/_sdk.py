@@ -67,13 +67,28 @@ def raw_event(event: Any) -> Any:
     Returns:
         ``event`` itself, the ``chunk`` of an openai helper ``chunk`` event, or ``None``.
     """
-    kind = event.get("type") if isinstance(event, dict) else getattr(event, "type", None)
+    kind = _field(event, "type")
     if not isinstance(kind, str):
         return event
     if kind == "chunk":
-        inner = event.get("chunk") if isinstance(event, dict) else getattr(event, "chunk", None)
+        inner = _field(event, "chunk")
         return event if inner is None else inner
     return None if kind in DERIVED_EVENTS else event
+
+
+def _field(obj: Any, name: str) -> Any:
+    # A mapping's key, or an object's attribute read from its __dict__ / pydantic extras first:
+    # a missing attribute on a pydantic model (google-genai and ollama objects have no "type")
+    # goes through the metaclass and costs microseconds per event.
+    if isinstance(obj, dict):
+        return obj.get(name)
+    fields = getattr(obj, "__dict__", None)
+    if fields is not None and name in fields:
+        return fields[name]
+    if hasattr(obj, "__pydantic_extra__"):  # a pydantic model: fields and extras are all
+        extra = obj.__pydantic_extra__
+        return extra.get(name) if isinstance(extra, dict) else None
+    return getattr(obj, name, None)
 
 
 def _closer(obj: Any, name: str) -> Optional[Callable[[], Any]]:

@@ -71,9 +71,9 @@ def _get(obj: Any, name: str) -> Any:
     fields = getattr(obj, "__dict__", None)
     if fields is not None and name in fields:
         return fields[name]
-    extra = getattr(obj, "__pydantic_extra__", None)
-    if isinstance(extra, dict):
-        return extra.get(name)
+    if hasattr(obj, "__pydantic_extra__"):  # a pydantic model: fields and extras are all
+        extra = obj.__pydantic_extra__
+        return extra.get(name) if isinstance(extra, dict) else None
     return getattr(obj, name, None)
 
 
