@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_clients.py`` (from the repository root, or with thinkparse
 installed; the wrapper's rows need ``openai``).  Prints ns per event, best of several rounds of
-``time.perf_counter`` loops, for a 400-event chat stream with raw ``<think>`` content cut into
+``time.perf_counter`` loops, for a 250-event chat stream with raw ``<think>`` content cut into
 4-character chunks:
 
 * ``StreamNormalizer.feed`` on each event (the baseline);

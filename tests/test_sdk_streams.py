@@ -532,3 +532,19 @@ def test_choice_option() -> None:
     stream = stream_deltas(events, choice=1)
     assert list(stream) == [Delta("B", "b")]
     assert stream.result.visible == "B"
+
+
+def test_client_benchmark_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    # the client adapter benchmark stays runnable (its numbers are in benchmarks/RESULTS.md)
+    import importlib.util
+
+    from _support import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_clients",
+                                                  ROOT / "benchmarks" / "bench_clients.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--quick"]) == 0
+    out = capsys.readouterr().out
+    assert "stream_deltas" in out and "wrap rewriter" in out
