@@ -261,3 +261,20 @@ def test_model_dump_error_propagates() -> None:
         normalize(_Broken())
     with pytest.raises(ValueError, match="cannot serialise field 'x'"):
         StreamNormalizer().feed(_Broken())
+
+
+def test_real_model_table() -> None:
+    # P13 with the model table: a template-opened model's reasoning, and a preset whose
+    # start_in_reasoning is True acts as "auto" in one-shot (a plain answer stays visible)
+    from thinkparse import preset_for_model
+
+    assert preset_for_model("MiniMax-M2") is not None
+    x = normalize(chat("a plan</think>the answer", model="MiniMax-M2"))
+    assert (x.visible, x.reasoning) == ("the answer", "a plan")
+    x = normalize(chat("Just 4.", model="deepseek-r1"))
+    assert (x.visible, x.reasoning) == ("Just 4.", None)
+    sn = StreamNormalizer()
+    sn.feed({"model": "MiniMax-M2", "choices": [{"index": 0, "delta": {"content": "a plan"}}]})
+    sn.feed({"model": "MiniMax-M2", "choices": [{"index": 0, "delta": {"content": "</think>x"}}]})
+    sn.close()
+    assert (sn.result.visible, sn.result.reasoning) == ("x", "a plan")

@@ -1,4 +1,4 @@
-"""Result types: immutable, typed, with readable reprs (SPEC section 1).
+"""Result types: immutable, typed, with readable reprs (see docs/behaviour.md).
 
 :class:`Delta` is a 2-tuple subclass so that ``visible, reasoning = scanner.feed(chunk)`` works and
 so the compiled scanner can build one without calling Python code.  The others are frozen
@@ -56,7 +56,7 @@ EMPTY_DELTA = Delta("", "")
 
 @dataclass(frozen=True)
 class Parsed:
-    """Result of :func:`thinkparse.parse` (SPEC section 2)."""
+    """Result of :func:`thinkparse.parse` (see docs/behaviour.md#r1)."""
 
     visible: str
     """The answer: text outside the ``<REASONING>`` block, stripped at both ends (R5)."""
@@ -135,7 +135,7 @@ class ReasoningBlock:
 
 @dataclass(frozen=True)
 class Extraction:
-    """A provider response reduced to answer and reasoning (SPEC section 6)."""
+    """A provider response reduced to answer and reasoning (see docs/behaviour.md#p1)."""
 
     visible: str
     """The answer text; ``""`` when there is none (P1)."""

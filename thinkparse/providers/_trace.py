@@ -1,6 +1,6 @@
 """Chat traces: lists of chat messages (P10).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * The "final assistant message" is the last message whose ``role`` is ``"assistant"``, wherever
   it stands (later ``tool`` or ``user`` messages do not hide it).

@@ -42,7 +42,7 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
         return {
             str(k): jsonify(x, drop_null) for k, x in v.items() if not (drop_null and x is None)
         }
-    if isinstance(v, str) or isinstance(v, (bool, int, float)):
+    if isinstance(v, (str, bool, int, float)):
         return v
     if isinstance(v, Mapping):
         return {

@@ -24,7 +24,7 @@ Wire facts and their sources:
   ``prompt + completion + reasoning`` (Vertex AI "Reasoning for Grok models" example: 663 + 50 +
   124 = 837), whereas OpenAI's ``completion_tokens`` include them (total = prompt + completion).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * ``choice=k`` (W4) reads the choice whose ``index`` is ``k`` (a choice without ``index`` counts
   by its position); in a stream, chunks of other choices are skipped.  A response whose
