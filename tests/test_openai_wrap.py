@@ -391,3 +391,13 @@ def test_azure_client_kept(vllm: VLLMServer) -> None:
     assert type(wrapped) is openai.AzureOpenAI
     resp = wrapped.chat.completions.create(model="m", messages=MSG)
     assert resp.choices[0].message.reasoning_content == "plan A, then B"
+
+
+def test_copies_stay_wrapped(vllm: VLLMServer) -> None:
+    # W3: with_options() / copy() of a wrapped client are wrapped with the same options
+    wrapped = wrap(_client(vllm), tags=["think"])
+    for copy in (wrapped.with_options(timeout=5.0), wrapped.copy(max_retries=0)):
+        assert type(copy) is openai.OpenAI
+        assert copy.timeout == 5.0 or copy.max_retries == 0
+        msg = copy.chat.completions.create(model="m", messages=MSG).choices[0].message
+        assert (msg.content, msg.reasoning_content) == ("The answer is 4.", "plan A, then B")

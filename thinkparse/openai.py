@@ -15,7 +15,8 @@ Decisions where the rules are silent:
 
 * **The wrapped client is a copy** (``client.with_options()``, which shares the connection pool)
   whose ``chat.completions.create`` is replaced: ``isinstance(wrapped, OpenAI)`` holds, every
-  other attribute is the client's own, and the client passed in is not changed.  Only
+  other attribute is the client's own, and the client passed in is not changed.  Its
+  ``with_options()`` / ``copy()`` give wrapped copies too.  Only
   ``chat.completions.create`` is rewritten (``with_raw_response``, ``.stream()``,
   ``.parse()`` and the Responses API are the client's own).  Each call has its own scanners, so
   concurrent calls are safe.
@@ -342,4 +343,15 @@ def wrap(client: ClientT, /, **think_options: Any) -> ClientT:
         completions.create = _async_create(create, fixed)  # type: ignore[method-assign]
     else:
         completions.create = _sync_create(create, fixed)  # type: ignore[method-assign]
+    # copies made from the wrapped client (with_options(timeout=...)) stay wrapped
+    for name in ("with_options", "copy"):
+        setattr(copy, name, _rewrapping(getattr(copy, name), think_options))
     return copy  # type: ignore[return-value]
+
+
+def _rewrapping(method: Callable[..., Any], think_options: dict[str, Any]) -> Callable[..., Any]:
+    @functools.wraps(method)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        return wrap(method(*args, **kwargs), **think_options)
+
+    return wrapped
