@@ -25,6 +25,9 @@ NAMES = [
     ("deepseek-r1-distill-llama-70b", "deepseek-r1"),
     ("DEEPSEEK-R1", "deepseek-r1"),
     ("deepseek-r10", None),  # near miss: not the family name
+    ("perplexity-ai/r1-1776", "deepseek-r1"),
+    ("microsoft/MAI-DS-R1", "deepseek-r1"),
+    ("tngtech/DeepSeek-R1T-Chimera", None),  # near miss: a merge, not R1's release
     # DeepSeek names without inline markup
     ("deepseek-ai/DeepSeek-V3", None),
     ("deepseek-ai/DeepSeek-V3-0324", None),

@@ -56,6 +56,9 @@ MODEL_PRESETS: tuple[ModelRow, ...] = (
     _row(r"deepseek-r1" + _TAIL, "deepseek-r1",
          "DeepSeek-R1 model card, Usage Recommendations: the template ends with '<think>\\n'; "
          "the R1-Distill tokenizer configs carry the same template"),
+    _row(r"(?:r1-1776|mai-ds-r1)" + _TAIL, "deepseek-r1",
+         "Perplexity R1-1776 and Microsoft MAI-DS-R1 model cards: DeepSeek-R1 post-trained, "
+         "with its template"),
     _row(r"deepseek-(?:v[0-9][a-z0-9.]*|chat|reasoner|coder)" + _TAIL, None,
          "DeepSeek-V3 writes no reasoning; V3.1+ are hybrids (the mode is a request option); "
          "the deepseek-reasoner API returns reasoning_content"),
