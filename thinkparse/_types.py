@@ -1,4 +1,4 @@
-"""Result types: immutable, typed, with readable reprs (SPEC section 1).
+"""Result types: immutable, typed, with readable reprs (see docs/behaviour.md).
 
 :class:`Delta` is a 2-tuple subclass so that ``visible, reasoning = scanner.feed(chunk)`` works and
 so the compiled scanner can build one without calling Python code.  The others are frozen
@@ -7,10 +7,14 @@ dataclasses.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from ._spec import CHARS_PER_TOKEN
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .providers._turn import Turn
 
 
 class Delta(tuple):  # type: ignore[type-arg]
@@ -52,7 +56,7 @@ EMPTY_DELTA = Delta("", "")
 
 @dataclass(frozen=True)
 class Parsed:
-    """Result of :func:`thinkparse.parse` (SPEC section 2)."""
+    """Result of :func:`thinkparse.parse` (see docs/behaviour.md#r1)."""
 
     visible: str
     """The answer: text outside the ``<REASONING>`` block, stripped at both ends (R5)."""
@@ -96,9 +100,42 @@ class Usage:
     """Total as reported."""
 
 
+BlockKind = Literal["text", "summary", "opaque"]
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """One reasoning item of a turn, readable or not, with its wire form (docs/behaviour.md#x1).
+
+    Equality and hash compare every field but the wire form (it may be large; compare
+    ``wire`` explicitly where it matters).
+    """
+
+    kind: BlockKind
+    """``"text"`` (readable raw reasoning), ``"summary"`` (a readable summary) or ``"opaque"``."""
+    text: str
+    """The readable text; ``""`` when opaque."""
+    signature: Optional[str] = None
+    """Anthropic/Bedrock signature, Gemini thought signature, OpenRouter signature."""
+    data: Optional[str] = None
+    """Opaque payload: Anthropic redacted ``data``, Bedrock ``redactedContent``, Responses
+    ``encrypted_content``, OpenRouter ``reasoning.encrypted`` ``data``."""
+    id: Optional[str] = None
+    """Responses item id, OpenRouter detail id."""
+    provider: str = ""
+    """The family the block came from."""
+    _wire: Any = field(default=None, repr=False, compare=False, hash=False)
+
+    @property
+    def wire(self) -> dict[str, Any]:
+        """A new deep copy of the item as received (JSON-compatible), at every access."""
+        w = self._wire
+        return copy.deepcopy(w) if w is not None else {}
+
+
 @dataclass(frozen=True)
 class Extraction:
-    """A provider response reduced to answer and reasoning (SPEC section 6)."""
+    """A provider response reduced to answer and reasoning (see docs/behaviour.md#p1)."""
 
     visible: str
     """The answer text; ``""`` when there is none (P1)."""
@@ -118,6 +155,50 @@ class Extraction:
     """``"field"``, ``"blocks"``, ``"tags"``, ``"harmony"`` or ``"none"`` (P11)."""
     usage: Usage = field(default_factory=Usage)
     """Token usage (P12)."""
+    finish_reason: Optional[str] = field(default=None, compare=False)
+    """Why generation stopped, as the provider reported it (``finish_reason``,
+    ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
+    Left out of equality, like the decoded turn: two results that say the same are equal."""
+    _turn: Any = field(default=None, compare=False, repr=False, hash=False)
+    # The decoded turn (X2): a Turn, or the arguments to build one on first use (so that calls
+    # that never touch blocks or the message do not pay for it).
+
+    @property
+    def blocks(self) -> tuple[ReasoningBlock, ...]:
+        """Every reasoning item of the turn in wire order (see docs/behaviour.md#x1).
+
+        Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
+        """
+        t = turn_of(self)
+        return t.blocks if t is not None else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The flat record the CLI's ``--json`` writes (W4).
+
+        Returns:
+            ``{"visible", "reasoning", "tokens_est", "provider", "format",
+            "reasoning_tokens", "redacted"}``.
+        """
+        return {
+            "visible": self.visible,
+            "reasoning": self.reasoning,
+            "tokens_est": self.tokens_est,
+            "provider": self.provider,
+            "format": self.format,
+            "reasoning_tokens": self.reasoning_tokens,
+            "redacted": self.redacted,
+        }
+
+
+def turn_of(x: Extraction) -> Optional[Turn]:
+    """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
+    t = x._turn
+    if type(t) is tuple:
+        from .providers._turn import Turn
+
+        t = Turn(*t)
+        object.__setattr__(x, "_turn", t)
+    return t  # type: ignore[no-any-return]
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:
