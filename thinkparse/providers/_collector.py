@@ -38,8 +38,8 @@ from ._assemble import (
     HARMONY,
     NONE,
     TAGS,
-    make_usage,
     new_extraction,
+    new_usage,
     split_inline,
 )
 from ._inline import InlineRouter
@@ -282,8 +282,8 @@ class Collector:
             usage = EMPTY_USAGE
             r_tokens = None
         else:
-            usage = make_usage(u[0], u[1], u[3], u[2])
             r_tokens = u[3]
+            usage = new_usage(u[0], u[1], r_tokens, u[2])
         return new_extraction(
             visible,
             reasoning,
