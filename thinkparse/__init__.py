@@ -11,6 +11,8 @@ from ._errors import (
 )
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._spec import PRESET_NAMES
+from ._sse import aiter_sse, iter_sse
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -25,6 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IMPLEMENTATION",
+    "PRESET_NAMES",
     "Delta",
     "Extraction",
     "Parsed",
@@ -37,7 +40,9 @@ __all__ = [
     "UnknownProviderError",
     "Usage",
     "__version__",
+    "aiter_sse",
     "aiter_think",
+    "iter_sse",
     "iter_think",
     "normalize",
     "parse",
