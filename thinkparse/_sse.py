@@ -33,7 +33,7 @@ import codecs
 import json
 import re
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any, Union
+from typing import Any, Optional, Union
 
 from ._errors import ResponseShapeError
 
@@ -59,15 +59,25 @@ class SSEParser:
         self._data: list[str] = []
         self._event = ""
         self._count = 0
+        self._error: Optional[ResponseShapeError] = None
         self.done = False
+
+    def check(self) -> None:
+        """Raise the error met after the events last returned, if any."""
+        if self._error is not None:
+            error, self._error = self._error, None
+            self.done = True
+            raise error
 
     def feed(self, chunk: Union[bytes, bytearray, str]) -> list[dict[str, Any]]:
         """Parse one chunk; return the events it completed (empty after ``[DONE]``).
 
+        An event whose data is not a JSON object ends the parsing: the events before it are
+        returned and its ``ResponseShapeError`` is raised by the next ``check()``.
+
         Raises:
             TypeError: ``chunk`` is neither bytes nor str.
             UnicodeDecodeError: invalid UTF-8.
-            ResponseShapeError: an event's data is not a JSON object.
         """
         if isinstance(chunk, (bytes, bytearray)):
             text = self._decoder.decode(bytes(chunk))
@@ -87,7 +97,10 @@ class SSEParser:
             out += self._lines([self._pending])
             self._pending = ""
         if self._data and not self.done:
-            out += self._dispatch()
+            try:
+                out += self._dispatch()
+            except ResponseShapeError as exc:
+                self._error = exc
         return out
 
     def _text(self, text: str, final: bool) -> list[dict[str, Any]]:
@@ -114,7 +127,12 @@ class SSEParser:
                 break
             if not line:
                 if self._data:
-                    out += self._dispatch()
+                    try:
+                        out += self._dispatch()
+                    except ResponseShapeError as exc:
+                        self._error = exc  # raised by check(), after the events before it
+                        self.done = True
+                        break
                 else:
                     self._event = ""
                 continue
@@ -175,15 +193,21 @@ def iter_sse(chunks: Iterable[Union[bytes, str]], /) -> Iterator[dict[str, Any]]
         raise TypeError(
             f"iter_sse() takes an iterable of bytes or str, not {type(chunks).__name__}"
         ) from None
+    return _events(it)
+
+
+def _events(chunks: Iterator[Union[bytes, str]]) -> Iterator[dict[str, Any]]:
     parser = SSEParser()
-    for chunk in it:
+    for chunk in chunks:
         yield from parser.feed(chunk)
+        parser.check()
         if parser.done:
             return
     yield from parser.close()
+    parser.check()
 
 
-async def aiter_sse(chunks: AsyncIterable[Union[bytes, str]], /) -> AsyncIterator[dict[str, Any]]:
+def aiter_sse(chunks: AsyncIterable[Union[bytes, str]], /) -> AsyncIterator[dict[str, Any]]:
     """Asynchronous :func:`iter_sse`: the same events from an async iterable of chunks.
 
     Args:
@@ -199,20 +223,17 @@ async def aiter_sse(chunks: AsyncIterable[Union[bytes, str]], /) -> AsyncIterato
     """
     if not hasattr(chunks, "__aiter__"):
         raise TypeError(f"aiter_sse() takes an async iterable, not {type(chunks).__name__}")
+    return _aevents(chunks)
+
+
+async def _aevents(chunks: AsyncIterable[Union[bytes, str]]) -> AsyncIterator[dict[str, Any]]:
     parser = SSEParser()
     async for chunk in chunks:
         for event in parser.feed(chunk):
             yield event
+        parser.check()
         if parser.done:
             return
     for event in parser.close():
         yield event
-
-
-def is_sse_line(line: str) -> bool:
-    """Whether a first non-empty line looks like an event-stream field line (``data:``,
-    ``event:``, ``id:``, ``retry:`` or a ``:`` comment)."""
-    return line.startswith((":", "data:", "event:", "id:", "retry:")) or line in (
-        "data",
-        "event",
-    )
+    parser.check()

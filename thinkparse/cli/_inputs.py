@@ -30,12 +30,13 @@ import sys
 from collections.abc import Iterator
 from typing import Any, BinaryIO, Optional
 
-from .._sse import is_sse_line
 from ._common import STDIN_NAME, InputError
 
 #: One JSON value, not JSON Lines: "{", or "[" followed by "{" or "]" (an array of events).
 JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\]])")
 decode_json = json.JSONDecoder().decode
+#: How an event-stream field line starts (W1).
+SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 
 
 def open_input(name: str) -> tuple[BinaryIO, str, bool]:
@@ -94,7 +95,8 @@ def json_object_line(line: bytes, errors: str) -> Optional[dict[str, Any]]:
 def looks_like_sse(line: bytes) -> bool:
     """Whether a first non-empty line is an event-stream field line."""
     body = line[3:] if line.startswith(codecs.BOM_UTF8) else line
-    return is_sse_line(body.decode("utf-8", "replace").rstrip("\r\n"))
+    text = body.decode("utf-8", "replace").rstrip("\r\n")
+    return text.startswith(SSE_FIELDS) or text in ("data", "event")
 
 
 def load_json(text: str, shown: str) -> Any:

@@ -41,11 +41,11 @@ from .. import (
     split_think,
 )
 from ._common import InputError
-from ._inputs import decode_json, json_error, json_type, open_input, utf8_error
+from ._inputs import SSE_FIELDS, decode_json, json_error, json_type, open_input, utf8_error
 from ._output import Context
 
 _READ_SIZE = 1 << 16
-_EVENT_STARTS = ("data:", "event:", "id:", "retry:", ":")
+
 _HINT_WINDOW = 1 << 16
 HINT = (
     "thinkparse: hint: the text's first tag is a closing </think> (the prompt opened the "
@@ -158,9 +158,9 @@ def _decide(ctx: Context, line: bytes, whole: bool) -> Optional[str]:
     if not line and not whole:
         return None
     text = line.decode("utf-8", "replace").rstrip("\r")
-    if text.startswith(_EVENT_STARTS) or text in ("data", "event"):
+    if text.startswith(SSE_FIELDS) or text in ("data", "event"):
         return "sse"
-    if not whole and any(p.startswith(text) for p in (*_EVENT_STARTS, "data", "event")):
+    if not whole and any(p.startswith(text) for p in (*SSE_FIELDS, "data", "event")):
         return None  # could still become a field line
     if ctx.settings.provider is not None:
         return "jsonl"  # --provider: JSON event lines unless the input is SSE
