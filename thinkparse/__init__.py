@@ -9,10 +9,12 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._spec import PRESET_NAMES
 from ._sse import aiter_sse, iter_sse
+from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -28,7 +30,9 @@ __version__ = "0.1.0"
 __all__ = [
     "IMPLEMENTATION",
     "PRESET_NAMES",
+    "AsyncDeltaStream",
     "Delta",
+    "DeltaStream",
     "Extraction",
     "Parsed",
     "ResponseShapeError",
@@ -43,12 +47,15 @@ __all__ = [
     "aiter_sse",
     "aiter_think",
     "iter_sse",
+    "astream_deltas",
     "iter_think",
     "normalize",
     "parse",
+    "preset_for_model",
     "reasoning_from_trace",
     "split_harmony",
     "split_think",
     "split_trace",
+    "stream_deltas",
     "strip_think",
 ]
