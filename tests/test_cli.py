@@ -388,7 +388,7 @@ USAGE_ERRORS = [
     ),
     (
         ["--format", "reasoning-block", "--tags", "think", "x"],
-        "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, "
+        "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, --model, "
         "--no-code-aware, --max-tentative) do not apply to --format reasoning-block",
     ),
     (["--stream", "--json"], "--json is not available with --stream (it writes text)"),

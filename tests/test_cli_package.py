@@ -247,3 +247,42 @@ def test_no_private_imports_of_the_library() -> None:
         text = path.read_text(encoding="utf-8")
         for bad in ("from .._", "from thinkparse._", "import thinkparse._"):
             assert bad not in text, (path.name, bad)
+
+
+# ---- --model and options for provider responses ---------------------------------------------
+def test_model_picks_the_preset(tmp_path: Path) -> None:
+    # P13: --model NAME uses preset_for_model(NAME) for text and --stream, unless --preset.
+    assert thinkparse.preset_for_model("DeepSeek-R1-Distill-Qwen-7B") == "deepseek-r1"
+    check_cli(
+        run("--stream", "-m", "DeepSeek-R1-Distill-Qwen-7B", stdin=b"plan</think>ans"), "ans\n"
+    )
+    check_cli(run("--stream", "-m", "DeepSeek-R1", "-r", stdin=b"plan</think>ans"), "plan\n")
+    check_cli(run("--stream", "--model", "gpt-4o", stdin=b"plan</think>ans"), "planans\n")
+    check_cli(run("--stream", "-m", "deepseek-r1", "-p", "qwen3", stdin=b"p</think>a"), "pa\n")
+    f = tmp_path / "t.txt"
+    f.write_text("Just 4.", encoding="utf-8")
+    check_cli(run("-m", "deepseek-r1", "-r", f), "Just 4.\n")  # the preset's start mode
+    check_cli(run(f), "Just 4.\n")
+
+
+def test_scanner_options_for_provider_responses(tmp_path: Path) -> None:
+    # W4: --preset/--tags apply to responses and records; never silently ignored.
+    f = tmp_path / "r.json"
+    f.write_text(chat("[THINK]p[/THINK]a"), encoding="utf-8")
+    g = tmp_path / "r.jsonl"
+    g.write_text(chat("[THINK]p[/THINK]a", id=1) * 2, encoding="utf-8")
+    proc = run("-p", "magistral", f)
+    jproc = run("-p", "magistral", "-r", g)
+    from thinkparse.cli._options import NORMALIZE_TAKES_OPTIONS
+
+    if NORMALIZE_TAKES_OPTIONS:
+        check_cli(proc, "a\n")
+        check_cli(jproc, '{"id": 1, "reasoning": "p"}\n' * 2)
+    else:
+        message = (
+            "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, --model, "
+            "--no-code-aware, --max-tentative) do not apply to provider responses in this version\n"
+        )
+        check_cli(proc, "", f"{f}: {message}", 2)
+        check_cli(jproc, "", f"{g}: {message}", 2)
+    check_cli(run(f), "[THINK]p[/THINK]a\n")

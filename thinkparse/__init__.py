@@ -12,9 +12,9 @@ from ._errors import (
 from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._spec import PRESET_NAMES
 from ._sse import aiter_sse, iter_sse
-from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -46,8 +46,8 @@ __all__ = [
     "__version__",
     "aiter_sse",
     "aiter_think",
-    "iter_sse",
     "astream_deltas",
+    "iter_sse",
     "iter_think",
     "normalize",
     "parse",

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 from .. import ThinkParseError, normalize
-from ._common import EXIT_INPUT, isatty
+from ._common import EXIT_INPUT, InputError, isatty
 from ._console import Progress
 from ._inputs import decode_json, json_error, json_type, utf8_error
 from ._output import Context, encode_json, with_newline
@@ -61,6 +61,11 @@ def run_jsonl(
 ) -> None:
     """Process JSON Lines records from ``lines`` (``(line number, offset, bytes)``)."""
     settings = ctx.settings
+    try:
+        options = settings.options_for_responses(shown)
+    except InputError as exc:
+        ctx.fail(str(exc), exc.status)
+        return
     provider, errors = settings.provider, settings.errors
     key = ctx.args.key
     key_name = key if key is not None else "id"
@@ -134,7 +139,7 @@ def run_jsonl(
                 )
                 continue
             try:
-                ex = normalize(value, provider=provider)
+                ex = normalize(value, provider=provider, **options)
             except (ThinkParseError, ValueError) as exc:
                 bad(lineno, str(exc), value)
                 continue

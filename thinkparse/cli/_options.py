@@ -19,10 +19,11 @@ Rules (see docs/behaviour.md#cli for the whole command):
 from __future__ import annotations
 
 import argparse
+import inspect
 from typing import Any, NoReturn, Optional, Union
 
-from .. import IMPLEMENTATION, PRESET_NAMES, __version__, split_think
-from ._common import PROG, UsageError
+from .. import IMPLEMENTATION, PRESET_NAMES, __version__, normalize, preset_for_model, split_think
+from ._common import PROG, InputError, UsageError
 
 FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse")
 PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama")
@@ -190,6 +191,13 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"options for a model family: {', '.join(sorted(PRESET_NAMES))}",
     )
     g.add_argument(
+        "-m",
+        "--model",
+        metavar="NAME",
+        help="the model that wrote the text: its preset is used (P13) unless --preset is "
+        "given, e.g. --model deepseek-r1-distill-qwen-7b",
+    )
+    g.add_argument(
         "--no-code-aware",
         action="store_true",
         help="also recognise tags inside Markdown code spans and fences",
@@ -202,6 +210,15 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 8192; 'none' = no limit)",
     )
     return p
+
+
+def _takes_think_options() -> bool:
+    params = inspect.signature(normalize).parameters.values()
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+
+
+#: Whether ``normalize`` reads inline markup with scanner options (W4).
+NORMALIZE_TAKES_OPTIONS = _takes_think_options()
 
 
 def _preset_starts_in_reasoning(preset: Optional[str]) -> bool:
@@ -227,8 +244,11 @@ class Settings:
             think["code_aware"] = False
         if args.max_tentative is not None:
             think["max_tentative"] = None if args.max_tentative == "none" else args.max_tentative
-        if args.preset is not None:
-            think["preset"] = args.preset
+        preset = args.preset
+        if preset is None and args.model is not None:
+            preset = preset_for_model(args.model)  # a model no preset matches: the defaults
+        if preset is not None:
+            think["preset"] = preset
         self.think_options = think
         self.scanner_options_given = bool(think) or args.start_in_reasoning is not None
         #: Streams: the start mode only when asked (or from the preset).
@@ -237,9 +257,23 @@ class Settings:
             self.stream_options["start_in_reasoning"] = args.start_in_reasoning
         #: Whole texts: "auto" unless asked otherwise or the preset decides.
         self.text_options = dict(self.stream_options)
-        if args.start_in_reasoning is None and not _preset_starts_in_reasoning(args.preset):
+        if args.start_in_reasoning is None and not _preset_starts_in_reasoning(preset):
             self.text_options["start_in_reasoning"] = "auto"
+        #: Provider responses: the options given (W4); normalize's own default is "auto".
+        self.normalize_options = dict(self.stream_options)
         self.check()
+
+    def options_for_responses(self, shown: str) -> dict[str, Any]:
+        """The keyword arguments for ``normalize``; ``InputError`` (status 2) when scanner
+        options were given and this ``normalize`` cannot take them -- never ignored."""
+        if self.normalize_options and not NORMALIZE_TAKES_OPTIONS:
+            raise InputError(
+                f"{shown}: scanner options (--tags, --delimiters, --start-in-reasoning, "
+                "--preset, --model, --no-code-aware, --max-tentative) do not apply to provider "
+                "responses in this version",
+                2,
+            )
+        return self.normalize_options
 
     def check(self) -> None:
         """Raise ``UsageError`` for options that contradict each other or have no meaning."""
@@ -258,7 +292,7 @@ class Settings:
         if a.format in ("reasoning-block", "harmony") and self.scanner_options_given:
             raise UsageError(
                 "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, "
-                f"--no-code-aware, --max-tentative) do not apply to --format {a.format}"
+                f"--model, --no-code-aware, --max-tentative) do not apply to --format {a.format}"
             )
         if a.key is not None and a.format not in (None, "jsonl"):
             raise UsageError(f"--key applies to JSON Lines input, not --format {a.format}")

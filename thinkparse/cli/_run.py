@@ -143,8 +143,9 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
 
 def _provider_value(ctx: Context, value: Any, shown: str) -> None:
     if isinstance(value, dict):
+        options = ctx.settings.options_for_responses(shown)
         try:
-            ex = normalize(value, provider=ctx.settings.provider)
+            ex = normalize(value, provider=ctx.settings.provider, **options)
         except (ThinkParseError, ValueError) as exc:
             raise InputError(f"{shown}: {exc}") from None
     elif isinstance(value, list):
