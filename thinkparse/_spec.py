@@ -3,7 +3,7 @@
 Both scanners (``thinkparse._scanner_py`` and the compiled ``thinkparse._scanner_c``) import
 everything they share from here, so the two can never disagree on a limit or a preset.
 
-Rules referenced (see the specification): R1 (``<REASONING>`` tags), T1 (tag syntax limits),
+Rules referenced (see docs/behaviour.md): R1 (``<REASONING>`` tags), T1 (tag syntax limits),
 T2 (``max_tentative``), T5 (fences: at most 3 spaces of indent, runs of at least 3), T9 (the
 ``"\\n\\n"`` separator), section 1 (option validation), section 5 (presets).
 
@@ -14,14 +14,18 @@ Decisions where the specification is silent:
   are sentinels that print as the documented values, so signatures read as documented.
 * ``tags`` may be any iterable of ``str`` (a ``str`` alone means one name); duplicates are kept in
   order but only the first occurrence matters, since the first matching pair wins (T1 order).
+* ``max_tentative`` of ``sys.maxsize`` (2**63 - 1 on 64-bit builds) or more is accepted and
+  means no limit, exactly like ``None``: no text can be that long, and both scanners keep the
+  cap in a machine-sized integer.  (It is not an error: such a value is a valid "unlimited".)
 * A delimiter may not be empty and its open and close may not be equal (a block could never be
   told from its end); a delimiter starting with ``<`` is allowed and is tried before the names.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from typing import Any, NamedTuple, Union
+from typing import Any, Literal, NamedTuple, Optional, Union
 
 # --- <REASONING> convention (R1) -------------------------------------------------------------
 REASONING_OPEN = "<REASONING>"
@@ -42,6 +46,19 @@ MAX_CLOSER_SPACE = 256
 #: "ASCII whitespace" inside tags is exactly these four.
 TAG_SPACE = " \t\n\r"
 
+# --- misuse (see docs/behaviour.md, "No crash, even on misuse") -------------------------------
+#: ``feed()``/``close()``/a property of a scanner whose ``__init__`` never ran or raised.
+NOT_INITIALISED = (
+    "scanner not initialised: ThinkScanner.__init__ did not run or raised; create it with "
+    "ThinkScanner(...)"
+)
+#: A ``feed()``/``close()`` that starts while another call of the same scanner is running.
+REENTERED = (
+    "ThinkScanner re-entered: feed() or close() was called while another feed() or close() "
+    "of the same scanner was still running (from a finalizer such as __del__, or from another "
+    "thread sharing the scanner); a scanner serves one caller at a time"
+)
+
 # --- code awareness (T5) ---------------------------------------------------------------------
 FENCE_MIN_RUN = 3
 FENCE_MAX_INDENT = 3
@@ -57,6 +74,28 @@ LIT_CLOSE = 1
 TAG_OPEN = 2
 TAG_CLOSE = 3
 
+
+# --- option types (for the public signatures) -------------------------------------------------
+#: The names of :data:`PRESETS`, for type checkers; a test keeps the two equal.
+PresetName = Literal[
+    "deepseek-r1",
+    "qwen3",
+    "qwen3-thinking",
+    "magistral",
+    "kimi",
+    "minimax",
+    "claude-text",
+    "generic",
+    "seed-oss",
+    "granite",
+    "glm-4.5",
+]
+#: ``tags``: one name, or names in T1 order; ``None`` for the default.
+TagsOption = Optional[Union[str, Iterable[str]]]
+#: ``delimiters``: literal ``(open, close)`` pairs.
+DelimitersOption = Iterable[tuple[str, str]]
+#: ``start_in_reasoning`` where the whole text is at hand (T10 adds ``"auto"``).
+StartAutoOption = Union[bool, Literal["auto"]]
 
 # --- presets (section 5) ---------------------------------------------------------------------
 # Each entry cites what the model family's chat template and the model emit, and how vLLM's and
@@ -235,6 +274,19 @@ _CACHE: dict[Any, Config] = {}
 _CACHE_SIZE = 256
 
 
+_ATOMS = (type(None), bool, int, str, _Default)
+
+
+def _frozen(value: Any) -> bool:
+    """Whether ``value`` is built only of exact immutable types (a safe cache key)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    if kind is tuple:
+        return all(_frozen(item) for item in value)
+    return False
+
+
 def resolve_options(
     tags: Any,
     delimiters: Any,
@@ -247,8 +299,10 @@ def resolve_options(
 ) -> Config:
     """Validate options and fill them from ``preset`` (section 1, section 5).
 
-    Valid results for hashable options are remembered (keyed with each option's type, so
-    ``True`` and ``1`` never share an entry): scanners are cheap to create repeatedly.
+    Valid results are remembered when every option is built only of exact ``None``, ``bool``,
+    ``int``, ``str`` and ``tuple`` values (keyed with each value's type, so ``True`` and ``1``
+    never share an entry): scanners are cheap to create repeatedly, and an option object whose
+    contents can change (a list, a custom iterable) is read afresh at every call.
 
     Raises:
         ValueError: naming the option, for any invalid value (section 1).
@@ -264,11 +318,13 @@ def resolve_options(
     ):
         return _DEFAULT_CONFIG
     args = (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto)
+    if not all(_frozen(a) for a in args):
+        # A list, a set, a generator or any other object whose contents may change between
+        # calls (or be used up): never remembered, so a result never depends on its history.
+        return _resolve(*args)
     key = tuple((type(a), a) for a in args)
     try:
         return _CACHE[key]
-    except TypeError:  # an unhashable option value, e.g. a list of tags
-        return _resolve(*args)
     except KeyError:
         pass
     cfg = _resolve(*args)
@@ -326,6 +382,8 @@ def _resolve(
         raise TypeError(f"max_tentative must be an int or None, not {type(cap).__name__}")
     elif cap < 1:
         raise ValueError(f"max_tentative must be at least 1 (or None), not {cap}")
+    elif cap >= sys.maxsize:
+        cap = -1  # no text can be that long: "effectively unlimited", exactly like None
 
     delims = _delimiters(delimiters, code)
     names = _names(tags) if tags is not None else (() if delims else (DEFAULT_TAG,))
