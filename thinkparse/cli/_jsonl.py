@@ -16,14 +16,16 @@ when the record lacks it), so outputs can be joined back to inputs.
 Speed: the record loop keeps everything in locals, builds each line from one format string with
 the C string encoder of the ``json`` module (byte-identical to ``json.dumps(...,
 ensure_ascii=False)``), and uses ``orjson`` to decode when it is installed (``thinkparse[fast]``)
--- falling back to the standard decoder for anything ``orjson`` rejects (NaN, integers beyond
-64 bits, lone surrogates), so the values and the messages are the standard ones.
+-- falling back to the standard decoder for anything ``orjson`` rejects (NaN, infinities, lone
+surrogates) and for lines with a run of 19 or more digits (``orjson`` reads integers beyond 64
+bits as floats), so the values and the messages are always the standard ones.
 """
 
 from __future__ import annotations
 
 import json
 import json.encoder
+import re
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
@@ -46,14 +48,13 @@ def _fast_loads() -> Optional[Callable[[bytes], Any]]:
 
 
 _FAST_LOADS = _fast_loads()
+#: orjson reads integers beyond 64 bits as floats: lines with 19+ digits in a row take the
+#: standard decoder (also long float mantissas; slower, never different).
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def _s(value: Optional[str]) -> str:
     return "null" if value is None else _enc_str(value)
-
-
-def _n(value: Optional[int]) -> str:
-    return "null" if value is None else str(int(value))
 
 
 def run_jsonl(
@@ -79,6 +80,7 @@ def run_jsonl(
     write = out.write
     console = ctx.console
     fast = _FAST_LOADS if errors == "strict" else None
+    long_number = _LONG_NUMBER.search
     progress = None
     if (
         console.tty
@@ -90,6 +92,7 @@ def run_jsonl(
         progress = console.progress = Progress(console, shown, total)
         progress.tick(0, 0)
     failed = False
+    encoded: dict[tuple[str, str], str] = {}
 
     def bad(lineno: int, message: str, record: Any = None) -> None:
         nonlocal failed
@@ -105,12 +108,12 @@ def run_jsonl(
 
     try:
         for lineno, offset, raw in lines:
-            if raw.isspace():
+            if not raw or raw.isspace():
                 continue
             if progress is not None:
                 progress.tick(offset, lineno)
             value: Any = None
-            if fast is not None and lineno != 1:
+            if fast is not None and lineno != 1 and long_number(raw) is None:
                 try:
                     value = fast(raw)
                 except ValueError:
@@ -160,23 +163,18 @@ def run_jsonl(
             if only_reasoning:
                 write(keyed + '"reasoning": ' + _s(reasoning) + "}\n")
                 continue
+            names = encoded.get((ex.provider, ex.format))
+            if names is None:
+                names = encoded[(ex.provider, ex.format)] = (
+                    f'"provider": {_enc_str(ex.provider)}, "format": {_enc_str(ex.format)}'
+                )
+            rt = ex.reasoning_tokens
             write(
-                keyed
-                + '"visible": '
-                + _enc_str(ex.visible)
-                + ', "reasoning": '
-                + _s(reasoning)
-                + ', "tokens_est": '
-                + str(ex.tokens_est)
-                + ', "provider": '
-                + _enc_str(ex.provider)
-                + ', "format": '
-                + _enc_str(ex.format)
-                + ', "reasoning_tokens": '
-                + _n(ex.reasoning_tokens)
-                + ', "redacted": '
-                + ("true" if ex.redacted else "false")
-                + "}\n"
+                f'{keyed}"visible": {_enc_str(ex.visible)}, "reasoning": '
+                f"{'null' if reasoning is None else _enc_str(reasoning)}, "
+                f'"tokens_est": {ex.tokens_est}, {names}, "reasoning_tokens": '
+                f"{'null' if rt is None else int(rt)}, "
+                f'"redacted": {"true" if ex.redacted else "false"}}}\n'
             )
     finally:
         if progress is not None:
