@@ -40,6 +40,7 @@ examples:
   thinkparse --delimiters '[THINK]' '[/THINK]' reply.txt
   thinkparse --format harmony gpt-oss.txt the final channel of raw gpt-oss output
   thinkparse --html -o page.html *.jsonl  one HTML page, reasoning collapsed per record
+  thinkparse --jobs 2 big.jsonl > out.jsonl  two worker processes, output in input order
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
@@ -74,6 +75,16 @@ def _max_tentative(value: str) -> Union[int, str]:
         ) from None
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 (or 'none'), not {number}")
+    return number
+
+
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {number}")
     return number
 
 
@@ -124,6 +135,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--stream",
         action="store_true",
         help="read standard input as it arrives and print the answer live",
+    )
+    g.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU); "
+        "output stays in input order",
     )
     g.add_argument(
         "--key",
@@ -299,6 +318,8 @@ class Settings:
             )
         if a.key is not None and a.format not in (None, "jsonl"):
             raise UsageError(f"--key applies to JSON Lines input, not --format {a.format}")
+        if a.jobs != 1 and (a.stream or a.html):
+            raise UsageError("--jobs does not apply to --stream or --html (one ordered sequence)")
         if a.key is not None and a.stream:
             raise UsageError("--key applies to JSON Lines records, not to --stream")
         if a.stream:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-from typing import Any, Optional, Union
+from typing import IO, Any, Optional, Union
 
 from .. import Extraction, Parsed, Split
 from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
@@ -40,18 +40,21 @@ def with_newline(text: str) -> str:
 class Context:
     """One run of the command: settings, outputs and the exit status so far."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, sink: Optional[IO[bytes]] = None) -> None:
         self.settings = settings
         self.args = settings.args
         self.out_file: Any = None
-        if settings.args.output is not None:
+        if sink is not None:  # a worker process: output collected for the parent
+            self.stdout = Stdout(sink)
+        elif settings.args.output is not None:
             try:
                 self.out_file = open(settings.args.output, "wb")  # noqa: SIM115
             except OSError as exc:
                 raise UsageError(
                     f"cannot open the output file {settings.args.output}: {exc.strerror or exc}"
                 ) from None
-        self.stdout = Stdout(self.out_file if self.out_file is not None else stdout_binary())
+        if sink is None:
+            self.stdout = Stdout(self.out_file if self.out_file is not None else stdout_binary())
         self.console = Console(self.stdout)
         self.status = EXIT_OK
         self.headers = 0

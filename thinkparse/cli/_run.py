@@ -63,6 +63,10 @@ def run(settings: Settings) -> int:
     try:
         if settings.args.stream:
             run_stream(ctx, files[0])
+        elif settings.args.jobs != 1:
+            from ._jobs import cpu_count, run_jobs
+
+            run_jobs(ctx, files, settings.args.jobs or cpu_count())
         else:
             for name in files:
                 one_file(ctx, name)
