@@ -16,13 +16,14 @@ from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._spec import PRESET_NAMES
 from ._sse import aiter_sse, iter_sse
 from ._think import aiter_think, iter_think, split_think, strip_think
-from ._types import Delta, Extraction, Parsed, Split, Usage
+from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
     StreamNormalizer,
     normalize,
     reasoning_from_trace,
     split_harmony,
     split_trace,
+    to_message,
 )
 
 __version__ = "0.1.0"
@@ -35,6 +36,7 @@ __all__ = [
     "DeltaStream",
     "Extraction",
     "Parsed",
+    "ReasoningBlock",
     "ResponseShapeError",
     "ScannerClosedError",
     "Split",
@@ -58,4 +60,5 @@ __all__ = [
     "split_trace",
     "stream_deltas",
     "strip_think",
+    "to_message",
 ]
