@@ -232,8 +232,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _takes_think_options() -> bool:
-    params = inspect.signature(normalize).parameters.values()
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    params = inspect.signature(normalize).parameters
+    return "preset" in params or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
+    )
 
 
 #: Whether ``normalize`` reads inline markup with scanner options (W4).
