@@ -10,6 +10,9 @@ lines between records are not records and give nothing):
   provider has): ``{"file"?, KEY?, "error": "…"}`` in its place, and the same message as
   ``FILE:LINE: …`` on stderr; the run goes on and exits 1.
 
+With ``--all-choices`` a record gives one line per choice (``n > 1``: Chat ``choices``, Gemini
+``candidates``), each with ``"choice": I`` after the key, so lines join back by key and index.
+
 KEY is the record's ``id`` when it has one, or with ``--key FIELD`` that top-level field (``null``
 when the record lacks it), so outputs can be joined back to inputs.
 
@@ -33,7 +36,7 @@ from .. import ThinkParseError, normalize
 from ._common import EXIT_INPUT, InputError, isatty
 from ._console import Progress
 from ._inputs import decode_json, json_error, json_type, utf8_error
-from ._output import Context, encode_json, with_newline
+from ._output import Context, each_choice, encode_json, with_newline
 
 _enc_str: Callable[[str], str] = json.encoder.encode_basestring
 
@@ -68,6 +71,7 @@ def run_jsonl(
         ctx.fail(str(exc), exc.status)
         return
     provider, errors = settings.provider, settings.errors
+    all_choices = bool(ctx.args.all_choices)
     key = ctx.args.key
     key_name = key if key is not None else "id"
     key_prefix = _enc_str(key_name) + ": "
@@ -142,40 +146,45 @@ def run_jsonl(
                 )
                 continue
             try:
-                ex = normalize(value, provider=provider, **options)
+                if all_choices:
+                    results: Any = each_choice(value, provider, options)
+                else:
+                    results = ((None, normalize(value, provider=provider, **options)),)
             except (ThinkParseError, ValueError) as exc:
                 bad(lineno, str(exc), value)
                 continue
-            reasoning = ex.reasoning
-            if pages is not None:
-                name = f"{shown}:{lineno}"
-                if key_name in value and isinstance(value[key_name], (str, int)):
-                    name = str(value[key_name])
-                pages.append((name, ex))
-                continue
-            if to_stderr and reasoning:
-                out.flush()
-                console.reasoning(with_newline(reasoning))
             if key_always or key_name in value:
                 keyed = head + key_prefix + encode_json(value.get(key_name)) + ", "
             else:
                 keyed = head
-            if only_reasoning:
-                write(keyed + '"reasoning": ' + _s(reasoning) + "}\n")
-                continue
-            names = encoded.get((ex.provider, ex.format))
-            if names is None:
-                names = encoded[(ex.provider, ex.format)] = (
-                    f'"provider": {_enc_str(ex.provider)}, "format": {_enc_str(ex.format)}'
+            for index, ex in results:
+                reasoning = ex.reasoning
+                if pages is not None:
+                    name = f"{shown}:{lineno}"
+                    if key_name in value and isinstance(value[key_name], (str, int)):
+                        name = str(value[key_name])
+                    pages.append((name if index is None else f"{name} [choice {index}]", ex))
+                    continue
+                if to_stderr and reasoning:
+                    out.flush()
+                    console.reasoning(with_newline(reasoning))
+                start = keyed if index is None else f'{keyed}"choice": {index}, '
+                if only_reasoning:
+                    write(start + '"reasoning": ' + _s(reasoning) + "}\n")
+                    continue
+                names = encoded.get((ex.provider, ex.format))
+                if names is None:
+                    names = encoded[(ex.provider, ex.format)] = (
+                        f'"provider": {_enc_str(ex.provider)}, "format": {_enc_str(ex.format)}'
+                    )
+                rt = ex.reasoning_tokens
+                write(
+                    f'{start}"visible": {_enc_str(ex.visible)}, "reasoning": '
+                    f"{'null' if reasoning is None else _enc_str(reasoning)}, "
+                    f'"tokens_est": {ex.tokens_est}, {names}, "reasoning_tokens": '
+                    f"{'null' if rt is None else int(rt)}, "
+                    f'"redacted": {"true" if ex.redacted else "false"}}}\n'
                 )
-            rt = ex.reasoning_tokens
-            write(
-                f'{keyed}"visible": {_enc_str(ex.visible)}, "reasoning": '
-                f"{'null' if reasoning is None else _enc_str(reasoning)}, "
-                f'"tokens_est": {ex.tokens_est}, {names}, "reasoning_tokens": '
-                f"{'null' if rt is None else int(rt)}, "
-                f'"redacted": {"true" if ex.redacted else "false"}}}\n'
-            )
     finally:
         if progress is not None:
             progress.erase()

@@ -137,6 +137,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="read standard input as it arrives and print the answer live",
     )
     g.add_argument(
+        "--choice",
+        type=_jobs,
+        metavar="N",
+        help="which choice of a response or stream with n > 1 choices (default 0)",
+    )
+    g.add_argument(
+        "--all-choices",
+        action="store_true",
+        help="every choice of each response: one output per choice, with its index",
+    )
+    g.add_argument(
         "--jobs",
         type=_jobs,
         default=1,
@@ -285,6 +296,10 @@ class Settings:
             self.text_options["start_in_reasoning"] = "auto"
         #: Provider responses: the options given (W4); normalize's own default is "auto".
         self.normalize_options = dict(self.stream_options)
+        #: Streams and responses: the choice to read (W4); the library default is 0.
+        self.choice_options: dict[str, Any] = {}
+        if args.choice is not None:
+            self.choice_options["choice"] = args.choice
         self.check()
 
     def options_for_responses(self, shown: str) -> dict[str, Any]:
@@ -297,7 +312,16 @@ class Settings:
                 "responses in this version",
                 2,
             )
-        return self.normalize_options
+        return {**self.normalize_options, **self.choice_options}
+
+    def text_input(self, shown: str) -> None:
+        """``InputError`` (status 2) for options that have no meaning for a text input."""
+        if self.args.choice is not None or self.args.all_choices:
+            raise InputError(
+                f"{shown}: --choice and --all-choices apply to provider responses and streams, "
+                "not to text",
+                2,
+            )
 
     def check(self) -> None:
         """Raise ``UsageError`` for options that contradict each other or have no meaning."""
@@ -320,6 +344,14 @@ class Settings:
             )
         if a.key is not None and a.format not in (None, "jsonl"):
             raise UsageError(f"--key applies to JSON Lines input, not --format {a.format}")
+        if a.choice is not None and a.all_choices:
+            raise UsageError("--choice and --all-choices cannot be combined")
+        if (a.choice is not None or a.all_choices) and a.format in (
+            "text", "think", "harmony", "reasoning-block"
+        ):
+            raise UsageError(f"--choice and --all-choices do not apply to --format {a.format}")
+        if a.all_choices and a.stream:
+            raise UsageError("--all-choices is not available with --stream (use --choice N)")
         if a.jobs != 1 and (a.stream or a.html):
             raise UsageError("--jobs does not apply to --stream or --html (one ordered sequence)")
         if a.key is not None and a.stream:

@@ -23,7 +23,7 @@ import importlib
 import json
 from typing import IO, Any, Optional, Union
 
-from .. import Extraction, Parsed, Split
+from .. import Extraction, Parsed, Split, normalize
 from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
 from ._console import Console
 from ._options import Settings
@@ -82,18 +82,20 @@ class Context:
             with contextlib.suppress(OSError):
                 self.out_file.close()
 
-    def emit(self, shown: str, result: Result) -> None:
-        """Write the output of one whole input."""
+    def emit(self, shown: str, result: Result, choice: Optional[int] = None) -> None:
+        """Write the output of one whole input (or of its choice ``choice``)."""
         visible = result.visible
         reasoning = result.reasoning
         if self.pages is not None:
-            self.pages.append((shown, result))
+            self.pages.append((shown if choice is None else f"{shown} [choice {choice}]", result))
             return
         if self.args.reasoning_to_stderr and reasoning:
             self.stdout.flush()
             self.console.reasoning(with_newline(reasoning))
         if self.args.json:
             obj: dict[str, Any] = {"file": shown} if self.settings.multi else {}
+            if choice is not None:
+                obj["choice"] = choice
             obj["visible"] = visible
             obj["reasoning"] = reasoning
             obj["tokens_est"] = tokens_est(result)
@@ -104,12 +106,29 @@ class Context:
                 obj["redacted"] = result.redacted
             self.stdout.write(encode_json(obj) + "\n")
         else:
-            if self.settings.multi:
-                self.stdout.write(f"{chr(10) if self.headers else ''}==> {shown} <==\n")
+            if self.settings.multi or choice is not None:
+                name = shown if choice is None else f"{shown} [choice {choice}]"
+                self.stdout.write(f"{chr(10) if self.headers else ''}==> {name} <==\n")
                 self.headers += 1
             text = reasoning if self.args.reasoning else visible
             self.stdout.write(with_newline(text or ""))
         self.stdout.flush()
+
+
+def each_choice(
+    value: dict[str, Any], provider: Optional[str], options: dict[str, Any]
+) -> list[tuple[int, Extraction]]:
+    """``(index, result)`` for every choice of a response (W4): Chat ``choices`` and Gemini
+    ``candidates`` are counted; other families have one."""
+    first = normalize(value, provider=provider, **options)
+    key = {"openai_chat": "choices", "gemini": "candidates"}.get(first.provider)
+    items = value.get(key) if key is not None else None
+    count = len(items) if isinstance(items, list) else 1
+    options = {k: v for k, v in options.items() if k != "choice"}
+    more = [
+        (i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)
+    ]
+    return [(0, first), *more]
 
 
 def tokens_est(result: Result) -> int:

@@ -42,7 +42,7 @@ from ._inputs import (
 from ._jsonl import run_jsonl
 from ._live import run_stream
 from ._options import Settings
-from ._output import Context
+from ._output import Context, each_choice
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
@@ -143,7 +143,9 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
 def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
     if kind == "json":
         _provider_value(ctx, load_json(text, shown), shown)
-    elif kind == "harmony":
+        return
+    ctx.settings.text_input(shown)
+    if kind == "harmony":
         ctx.emit(shown, split_harmony(text))
     elif kind == "reasoning-block" or (
         kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
@@ -164,10 +166,12 @@ def _text_input(
         survey = Survey(source, settings.text_options, want_mark)
         if kind is None and JSON_START.match(survey.lead):
             _whole_text(ctx, source.whole(), shown, "json")
-        elif survey.has_mark:
-            ctx.emit(shown, parse(source.whole()))
         else:
-            emit_streamed(ctx, source, shown, survey)
+            settings.text_input(shown)
+            if survey.has_mark:
+                ctx.emit(shown, parse(source.whole()))
+            else:
+                emit_streamed(ctx, source, shown, survey)
     finally:
         source.close()
 
@@ -176,6 +180,10 @@ def _provider_value(ctx: Context, value: Any, shown: str) -> None:
     if isinstance(value, dict):
         options = ctx.settings.options_for_responses(shown)
         try:
+            if ctx.args.all_choices:
+                for index, one in each_choice(value, ctx.settings.provider, options):
+                    ctx.emit(shown, one, index)
+                return
             ex = normalize(value, provider=ctx.settings.provider, **options)
         except (ThinkParseError, ValueError) as exc:
             raise InputError(f"{shown}: {exc}") from None
@@ -191,7 +199,16 @@ def _provider_value(ctx: Context, value: Any, shown: str) -> None:
 
 def _normalizer(ctx: Context, shown: str) -> Any:
     try:
-        return StreamNormalizer(provider=ctx.settings.provider, **ctx.settings.stream_options)
+        settings = ctx.settings
+        if settings.args.all_choices:
+            raise InputError(
+                f"{shown}: --all-choices applies to single responses and JSON Lines records, "
+                "not to event streams (use --choice N)",
+                2,
+            )
+        return StreamNormalizer(
+            provider=settings.provider, **settings.stream_options, **settings.choice_options
+        )
     except (TypeError, ValueError) as exc:
         raise InputError(f"{shown}: {exc}") from None
 
