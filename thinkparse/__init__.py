@@ -9,6 +9,8 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._html import render_html, render_script
+from ._html_page import render_page
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._think import aiter_think, iter_think, split_think, strip_think
@@ -42,6 +44,9 @@ __all__ = [
     "normalize",
     "parse",
     "reasoning_from_trace",
+    "render_html",
+    "render_page",
+    "render_script",
     "split_harmony",
     "split_think",
     "split_trace",
