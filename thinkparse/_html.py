@@ -39,14 +39,14 @@ from ._types import Extraction, Parsed, Split, tokens_estimate
 
 Result = Union[Parsed, Split, Extraction]
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+_UNSHOWABLE = re.compile("[\x00\ud800-\udfff]")
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})
 _NONCE = re.compile(r"[A-Za-z0-9+/_=-]+")
 
 
 def esc(text: str) -> str:
-    """Text or an attribute value, escaped for HTML; lone surrogates become U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text).translate(_ESCAPES)
+    """Text or an attribute value, escaped for HTML; NUL and lone surrogates become U+FFFD."""
+    return _UNSHOWABLE.sub("\ufffd", text).translate(_ESCAPES)
 
 
 def check_nonce(nonce: Optional[str]) -> str:
