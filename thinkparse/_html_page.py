@@ -291,24 +291,32 @@ def write_page(
         TypeError: as :func:`render_page`.
         ValueError: as :func:`render_page`.
     """
-    buffered: list[str] = []
-    size = 0
+    sink = Utf8Sink(out)
+    _fill(PageWriter(sink.write, title=title, limit=limit, nonce=nonce), results)
+    sink.flush()
 
-    def write(text: str) -> None:
-        nonlocal size
-        buffered.append(text)
-        size += len(text)
-        if size >= _FLUSH:
-            flush()
 
-    def flush() -> None:
-        nonlocal size
-        out.write("".join(buffered).encode("utf-8"))
-        buffered.clear()
-        size = 0
+class Utf8Sink:
+    """Text to a binary stream as UTF-8, in writes of about 64 K characters."""
 
-    _fill(PageWriter(write, title=title, limit=limit, nonce=nonce), results)
-    flush()
+    def __init__(self, out: BinaryIO) -> None:
+        self._out = out
+        self._parts: list[str] = []
+        self._size = 0
+
+    def write(self, text: str) -> None:
+        """Queue ``text``; write the queue once it is large."""
+        self._parts.append(text)
+        self._size += len(text)
+        if self._size >= _FLUSH:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write everything queued."""
+        if self._parts:
+            self._out.write("".join(self._parts).encode("utf-8"))
+            self._parts.clear()
+            self._size = 0
 
 
 def _fill(writer: PageWriter, results: Iterable[Item]) -> None:

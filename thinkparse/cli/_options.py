@@ -40,6 +40,7 @@ examples:
   thinkparse --delimiters '[THINK]' '[/THINK]' reply.txt
   thinkparse --format harmony gpt-oss.txt the final channel of raw gpt-oss output
   thinkparse --html -o page.html *.jsonl  one HTML page, reasoning collapsed per record
+  thinkparse --html --limit 200 big.jsonl > page.html   200 cards, summary of all records
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
@@ -74,6 +75,16 @@ def _max_tentative(value: str) -> Union[int, str]:
         ) from None
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 (or 'none'), not {number}")
+    return number
+
+
+def _count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {number}")
     return number
 
 
@@ -150,6 +161,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--html",
         action="store_true",
         help="write one standalone HTML page of every input (reasoning collapsed)",
+    )
+    g.add_argument(
+        "--limit",
+        type=_count,
+        metavar="N",
+        help="with --html: cards shown (default 1000); the summary counts every record",
+    )
+    g.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="with --html: the page title (default: thinkparse)",
+    )
+    g.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="keep <REDACTED>...</REDACTED> sections of text input (default: replaced by "
+        "[REDACTED], R7)",
     )
     g.add_argument(
         "-o",
@@ -287,6 +315,8 @@ class Settings:
                 "--html writes one page; it cannot be combined with --json, --reasoning, "
                 "--reasoning-to-stderr or --stream"
             )
+        if not a.html and (a.limit is not None or a.title is not None):
+            raise UsageError("--limit and --title apply to --html")
         if a.provider and a.format in ("text", "think", "reasoning-block", "harmony"):
             raise UsageError(f"--provider applies to JSON input, not --format {a.format}")
         if a.format in ("reasoning-block", "harmony") and self.scanner_options_given:

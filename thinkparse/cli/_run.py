@@ -136,7 +136,7 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
     elif kind == "reasoning-block" or (
         kind == "text" and not settings.scanner_options_given and "<REASONING>" in text
     ):
-        ctx.emit(shown, parse(text))
+        ctx.emit(shown, parse(text, redact=not ctx.args.no_redact))
     else:
         ctx.emit(shown, split_think(text, **settings.text_options))
 
