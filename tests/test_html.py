@@ -295,3 +295,12 @@ def test_write_page_memory_bounded() -> None:  # H2: memory does not grow with t
 
     small, large = peak(2_000), peak(40_000)
     assert large < 2 * small, (small, large)  # holding records would be about 20x
+
+
+def test_docstring_example() -> None:
+    import doctest
+
+    import thinkparse._html
+
+    result = doctest.testmod(thinkparse._html, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
