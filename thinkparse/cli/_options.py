@@ -251,7 +251,10 @@ NORMALIZE_TAKES_OPTIONS = _takes_think_options()
 
 def _preset_starts_in_reasoning(preset: Optional[str]) -> bool:
     # Public behaviour only: a preset that opens the block makes an unterminated text reasoning.
-    return preset is not None and split_think("x", preset=preset).reasoning is not None
+    if preset is None:
+        return False
+    options: dict[str, Any] = {"preset": preset}
+    return split_think("x", **options).reasoning is not None
 
 
 class Settings:
