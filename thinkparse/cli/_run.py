@@ -161,7 +161,7 @@ def _text_input(
         if kind is None and JSON_START.match(survey.lead):
             _whole_text(ctx, source.whole(), shown, "json")
         elif survey.has_mark:
-            ctx.emit(shown, parse(source.whole()))
+            ctx.emit(shown, parse(source.whole(), redact=not ctx.args.no_redact))
         else:
             emit_streamed(ctx, source, shown, survey)
     finally:
