@@ -14,6 +14,9 @@ Rules (see docs/behaviour.md#cli for the whole command):
 * ``--reasoning`` prints the reasoning instead of the answer; for JSON Lines input it keeps only
   the ``reasoning`` field (plus ``file`` and the record key) in each output record.  With
   ``--json``, ``--reasoning-to-stderr`` or ``--html`` it is a usage error.
+* ``--limit N`` and ``--title TEXT`` shape the ``--html`` page (cards shown, default 1000; the
+  summary counts every record) and are a usage error without it.  ``--no-redact`` keeps the
+  ``<REDACTED>`` sections of ``<REASONING>`` texts (R7); ``<think>`` texts are not redacted.
 """
 
 from __future__ import annotations
