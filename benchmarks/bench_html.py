@@ -22,7 +22,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+if __name__ == "__main__":  # run as a script: the source tree first (as imported, the caller's)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from thinkparse import parse
 
