@@ -9,6 +9,8 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._html import render_html, render_script
+from ._html_page import render_page
 from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
@@ -55,6 +57,9 @@ __all__ = [
     "parse",
     "preset_for_model",
     "reasoning_from_trace",
+    "render_html",
+    "render_page",
+    "render_script",
     "split_harmony",
     "split_think",
     "split_trace",

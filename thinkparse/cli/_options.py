@@ -14,6 +14,9 @@ Rules (see docs/behaviour.md#cli for the whole command):
 * ``--reasoning`` prints the reasoning instead of the answer; for JSON Lines input it keeps only
   the ``reasoning`` field (plus ``file`` and the record key) in each output record.  With
   ``--json``, ``--reasoning-to-stderr`` or ``--html`` it is a usage error.
+* ``--limit N`` and ``--title TEXT`` shape the ``--html`` page (cards shown, default 1000; the
+  summary counts every record) and are a usage error without it.  ``--no-redact`` keeps the
+  ``<REDACTED>`` sections of ``<REASONING>`` texts (R7); ``<think>`` texts are not redacted.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ examples:
   thinkparse --format harmony gpt-oss.txt the final channel of raw gpt-oss output
   thinkparse --html -o page.html *.jsonl  one HTML page, reasoning collapsed per record
   thinkparse --jobs 2 big.jsonl > out.jsonl  two worker processes, output in input order
+  thinkparse --html --limit 200 big.jsonl > page.html   200 cards, summary of all records
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
@@ -85,6 +89,16 @@ def _jobs(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a number of processes, not {value!r}") from None
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {number}")
+    return number
+
+
+def _count(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {number}")
     return number
 
 
@@ -180,6 +194,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--html",
         action="store_true",
         help="write one standalone HTML page of every input (reasoning collapsed)",
+    )
+    g.add_argument(
+        "--limit",
+        type=_count,
+        metavar="N",
+        help="with --html: cards shown (default 1000); the summary counts every record",
+    )
+    g.add_argument(
+        "--title",
+        metavar="TEXT",
+        help="with --html: the page title (default: thinkparse)",
+    )
+    g.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="keep <REDACTED>...</REDACTED> sections of text input (default: replaced by "
+        "[REDACTED], R7)",
     )
     g.add_argument(
         "-o",
@@ -335,6 +366,8 @@ class Settings:
                 "--html writes one page; it cannot be combined with --json, --reasoning, "
                 "--reasoning-to-stderr or --stream"
             )
+        if not a.html and (a.limit is not None or a.title is not None):
+            raise UsageError("--limit and --title apply to --html")
         if a.provider and a.format in ("text", "think", "reasoning-block", "harmony"):
             raise UsageError(f"--provider applies to JSON input, not --format {a.format}")
         if a.format in ("reasoning-block", "harmony") and self.scanner_options_given:

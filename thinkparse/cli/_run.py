@@ -150,7 +150,7 @@ def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
     elif kind == "reasoning-block" or (
         kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
     ):
-        ctx.emit(shown, parse(text))
+        ctx.emit(shown, parse(text, redact=not ctx.args.no_redact))
     else:
         ctx.emit(shown, split_think(text, **ctx.settings.text_options))
 
@@ -169,7 +169,7 @@ def _text_input(
         else:
             settings.text_input(shown)
             if survey.has_mark:
-                ctx.emit(shown, parse(source.whole()))
+                ctx.emit(shown, parse(source.whole(), redact=not ctx.args.no_redact))
             else:
                 emit_streamed(ctx, source, shown, survey)
     finally:
