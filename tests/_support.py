@@ -10,6 +10,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,3 +143,23 @@ class SSEServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=TIMEOUT)
+
+
+# --- optional dependencies ------------------------------------------------------------------
+def require(module_name: str, flag: str) -> ModuleType:
+    """Import an optional module for a test: skip when it is missing, fail when ``flag`` is 1.
+
+    ``flag`` is the environment variable that makes the dependency mandatory (in CI), e.g.
+    ``THINKPARSE_REQUIRE_BROWSER``.
+    """
+    import importlib
+
+    import pytest
+
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as exc:
+        reason = f"{module_name} is not installed ({exc})"
+        if os.environ.get(flag) == "1":
+            pytest.fail(f"{reason}, and {flag}=1 requires it")
+        pytest.skip(f"{reason}; set {flag}=1 to make this a failure")

@@ -9,11 +9,14 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._html import render_html, render_script
+from ._html_page import render_page
 from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
-from ._spec import PresetName
+from ._spec import PRESET_NAMES, PresetName
+from ._sse import aiter_sse, iter_sse
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
@@ -29,6 +32,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IMPLEMENTATION",
+    "PRESET_NAMES",
     "AsyncDeltaStream",
     "Delta",
     "DeltaStream",
@@ -45,13 +49,18 @@ __all__ = [
     "UnknownProviderError",
     "Usage",
     "__version__",
+    "aiter_sse",
     "aiter_think",
     "astream_deltas",
+    "iter_sse",
     "iter_think",
     "normalize",
     "parse",
     "preset_for_model",
     "reasoning_from_trace",
+    "render_html",
+    "render_page",
+    "render_script",
     "split_harmony",
     "split_think",
     "split_trace",

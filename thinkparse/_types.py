@@ -54,7 +54,7 @@ class Delta(tuple):  # type: ignore[type-arg]
 EMPTY_DELTA = Delta("", "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Parsed:
     """Result of :func:`thinkparse.parse` (see docs/behaviour.md#r1)."""
 
@@ -64,15 +64,44 @@ class Parsed:
     """The block's inside, stripped (R4); ``None`` when no block was extracted (R3)."""
     tokens_est: int
     """``ceil(len(reasoning) / 4)``; 0 when ``reasoning`` is ``None`` (R6)."""
+    blocks: tuple[str, ...] = ()
+    """Each complete block's stripped text, in order, empty ones included (R8).
+
+    ``()`` exactly when ``reasoning`` is ``None``; a ``Parsed`` built with a reasoning and no
+    blocks gets ``(reasoning,)``, the single-block form.
+    """
+    redactions: int = 0
+    """How many outermost ``<REDACTED>`` sections were replaced (R7)."""
+
+    def __post_init__(self) -> None:
+        if not self.blocks and self.reasoning is not None:
+            object.__setattr__(self, "blocks", (self.reasoning,))
+
+    def __repr__(self) -> str:
+        extra = ""
+        if len(self.blocks) > 1:
+            extra += f", blocks={self.blocks!r}"
+        if self.redactions:
+            extra += f", redactions={self.redactions!r}"
+        return (
+            f"Parsed(visible={self.visible!r}, reasoning={self.reasoning!r}, "
+            f"tokens_est={self.tokens_est!r}{extra})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """``{"visible": ..., "reasoning": {"text": ..., "tokensEst": ...}}``.
 
-        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.
+        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.  With two or more
+        blocks (R8) it also has ``"blocks": [{"text": ..., "tokensEst": ...}, ...]``; one block
+        is the single-block form, so both modes agree on a message with one balanced block.
         """
         out: dict[str, Any] = {"visible": self.visible}
         if self.reasoning is not None:
             out["reasoning"] = {"text": self.reasoning, "tokensEst": self.tokens_est}
+            if len(self.blocks) > 1:
+                out["reasoning"]["blocks"] = [
+                    {"text": b, "tokensEst": tokens_estimate(b)} for b in self.blocks
+                ]
         return out
 
 
