@@ -92,9 +92,13 @@ def test_to_dict_multi_block() -> None:  # R8
         "visible": "a",
         "reasoning": {"text": "xy", "tokensEst": 1,
                       "blocks": [{"text": "", "tokensEst": 0}, {"text": "xy", "tokensEst": 1}]}}
-    # One block: the single-block form in both modes.
+    # One block: multi_block=True still lists it; the single-block mode does not.
     assert parse(f"{OPEN}ab{CLOSE}ok", multi_block=True).to_dict() == {
+        "visible": "ok",
+        "reasoning": {"text": "ab", "tokensEst": 1, "blocks": [{"text": "ab", "tokensEst": 1}]}}
+    assert parse(f"{OPEN}ab{CLOSE}ok").to_dict() == {
         "visible": "ok", "reasoning": {"text": "ab", "tokensEst": 1}}
+    assert parse(f"{OPEN}ab{CLOSE}ok", multi_block=True) == parse(f"{OPEN}ab{CLOSE}ok")
     # No redactions key (R7).
     assert parse(f"{RO}x{RC}").to_dict() == {"visible": MARK}
 
@@ -183,7 +187,12 @@ def test_one_balanced_block_same_in_both_modes(before: str, inner: str, mid: str
     message = before + OPEN + inner + (OPEN + mid + CLOSE) * depth + inner + CLOSE + after
     single, multi = parse(message), parse(message, multi_block=True)
     assert single == multi
-    assert single.to_dict() == multi.to_dict()
+    # to_dict() differs only by the block list that multi_block=True adds (R8)
+    extra = multi.to_dict()
+    blocks = extra.get("reasoning", {}).pop("blocks", None)
+    assert single.to_dict() == extra
+    if blocks is not None:
+        assert blocks == [{"text": single.reasoning, "tokensEst": single.tokens_est}]
 
 
 @settings(max_examples=300, deadline=None)

@@ -119,7 +119,7 @@ def _multi(message: str, redactions: int) -> Parsed:
     outside.append(message[kept:])  # an unclosed opener stays here with the rest
     visible = "".join(outside).strip()
     reasoning = "\n\n".join(b for b in blocks if b)
-    return Parsed(visible, reasoning, tokens_estimate(reasoning), tuple(blocks), redactions)
+    return Parsed(visible, reasoning, tokens_estimate(reasoning), tuple(blocks), redactions, True)
 
 
 def parse(message: str, /, *, multi_block: bool = False, redact: bool = True) -> Parsed:

@@ -72,6 +72,9 @@ class Parsed:
     """
     redactions: int = 0
     """How many outermost ``<REDACTED>`` sections were replaced (R7)."""
+    _multi_block: bool = field(default=False, compare=False, repr=False)
+    # Whether parse() ran with multi_block=True: to_dict() then lists the blocks (R8).  Not part
+    # of equality, so both modes give equal results on a message with one balanced block.
 
     def __post_init__(self) -> None:
         if not self.blocks and self.reasoning is not None:
@@ -91,14 +94,14 @@ class Parsed:
     def to_dict(self) -> dict[str, Any]:
         """``{"visible": ..., "reasoning": {"text": ..., "tokensEst": ...}}``.
 
-        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.  With two or more
-        blocks (R8) it also has ``"blocks": [{"text": ..., "tokensEst": ...}, ...]``; one block
-        is the single-block form, so both modes agree on a message with one balanced block.
+        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.  When the result comes
+        from ``parse(..., multi_block=True)`` (R8) it also has
+        ``"blocks": [{"text": ..., "tokensEst": ...}, ...]``, one entry per block.
         """
         out: dict[str, Any] = {"visible": self.visible}
         if self.reasoning is not None:
             out["reasoning"] = {"text": self.reasoning, "tokensEst": self.tokens_est}
-            if len(self.blocks) > 1:
+            if self._multi_block or len(self.blocks) > 1:
                 out["reasoning"]["blocks"] = [
                     {"text": b, "tokensEst": tokens_estimate(b)} for b in self.blocks
                 ]
