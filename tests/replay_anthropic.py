@@ -119,7 +119,8 @@ def script(server: Any, messages: list[Any], display: str) -> tuple[list[Any], s
         {"type": "thinking", "thinking": text, "signature": server.signer.sign("thinking", text)}
     ]
     if done < server.rounds:
-        blocks.append({"type": "redacted_thinking", "data": server.signer.sign("redacted", "redacted")})
+        data = server.signer.sign("redacted", "redacted")
+        blocks.append({"type": "redacted_thinking", "data": data})
         blocks.append({"type": "text", "text": "Let me check."})
         tid = f"toolu_{server.new_id():04d}"
         blocks.append({"type": "tool_use", "id": tid, "name": "get_weather", "input": tool_args(n)})

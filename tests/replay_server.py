@@ -4,8 +4,8 @@ It speaks, on 127.0.0.1, the wire formats the real SDKs parse:
 
 - ``POST /v1/messages``: the Anthropic Messages API (JSON and SSE);
 - ``POST /model/{id}/converse``: Amazon Bedrock Converse (JSON);
-- ``POST /v1/chat/completions``: OpenAI Chat Completions (JSON and SSE), DeepSeek-style when the model
-  name starts with ``deepseek`` (``reasoning_content``), vLLM-style (``reasoning``) otherwise;
+- ``POST /v1/chat/completions``: OpenAI Chat Completions (JSON and SSE), DeepSeek-style when the
+  model name starts with ``deepseek`` (``reasoning_content``), vLLM-style (``reasoning``) otherwise;
 - ``POST /v1/responses``: the OpenAI Responses API (JSON and SSE);
 - ``POST /v1beta/models/{model}:generateContent``: the Gemini API (JSON);
 - ``POST /api/chat``: Ollama (JSON).
@@ -41,14 +41,15 @@ RULES = {
     "(signature Required); error text from LibreChat-AI/agents PR #279",
     "anthropic.thinking_required": "ThinkingBlockParam: `thinking` Required (LibreChat-AI/agents "
     "PR #279 'thinking.thinking: Field required')",
-    "anthropic.signature_valid": "platform.claude.com/docs/build-with-claude/thinking-tool-workflows "
-    "(pass thinking blocks back complete and unmodified); 'Invalid `signature` in `thinking` block'",
+    "anthropic.signature_valid": "platform.claude.com/docs/build-with-claude/"
+    "thinking-tool-workflows (pass thinking blocks back complete and unmodified); "
+    "'Invalid `signature` in `thinking` block'",
     "anthropic.redacted_valid": "RedactedThinkingBlockParam 'pass it back unchanged'; "
     "microsoft/vscode#318076 'Invalid `data` in `redacted_thinking` block'",
-    "anthropic.final_starts_with_thinking": "docs.claude.com extended-thinking 'Preserving thinking "
-    "blocks'; error text from OpenRouterTeam/ai-sdk-provider#162, n8n-io/n8n#22550",
-    "anthropic.latest_unmodified": "docs.claude.com extended-thinking ('cannot rearrange or modify "
-    "the sequence'); error text from anthropics/claude-code#63284",
+    "anthropic.final_starts_with_thinking": "docs.claude.com extended-thinking 'Preserving "
+    "thinking blocks'; error text from OpenRouterTeam/ai-sdk-provider#162, n8n-io/n8n#22550",
+    "anthropic.latest_unmodified": "docs.claude.com extended-thinking ('cannot rearrange or "
+    "modify the sequence'); error text from anthropics/claude-code#63284",
     "anthropic.thinking_disabled": "error text from tailcallhq/forgecode#1853",
     "anthropic.tool_result_matches": "Messages API: each tool_result needs a tool_use in the "
     "previous message",
@@ -138,7 +139,7 @@ class ReplayServer:
         self.httpd.daemon_threads = True
         self.port = self.httpd.server_address[1]
         self.base_url = f"http://127.0.0.1:{self.port}"
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
         self.thread.start()
 
     def new_id(self) -> int:
