@@ -3,6 +3,7 @@
 Re-exports only; see the modules for the logic.
 """
 
+from ._context import ReasoningContext, Segment
 from ._errors import (
     ResponseShapeError,
     ScannerClosedError,
@@ -28,8 +29,10 @@ __all__ = [
     "Delta",
     "Extraction",
     "Parsed",
+    "ReasoningContext",
     "ResponseShapeError",
     "ScannerClosedError",
+    "Segment",
     "Split",
     "StreamNormalizer",
     "ThinkParseError",
