@@ -8,6 +8,8 @@ import threading
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from thinkparse import (
     Extraction,
@@ -301,3 +303,71 @@ def test_thread_safe_updates() -> None:  # X3
     for t in threads:
         t.join()
     assert sorted(s.ids[0] for s in ctx.segments) == sorted(f"toolu_{n}" for n in range(200))
+
+
+# --- properties --------------------------------------------------------------------------------
+STEPS = st.lists(st.one_of(st.integers(0, 5), st.just("reset")), max_size=12)
+
+
+def _response(kind: int, n: int) -> dict[str, Any]:
+    """Six turn shapes: Anthropic with/without thinking, Responses, Chat, Gemini, Ollama."""
+    if kind == 0:
+        return anthropic(n)
+    if kind == 1:
+        return anthropic(n, thinking=False)
+    if kind == 2:
+        return responses_turn(n, enc=n % 2 == 0)
+    if kind == 3:
+        return {"object": "chat.completion", "model": "deepseek-v4", "choices": [{
+            "index": 0, "finish_reason": "stop",
+            "message": {"role": "assistant", "content": f"A{n}", "reasoning_content": f"r{n}"}}]}
+    if kind == 4:
+        return {"candidates": [{"content": {"role": "model", "parts": [
+            {"text": f"t{n}", "thought": True},
+            {"functionCall": {"name": "f", "args": {"n": n}}, "thoughtSignature": "c2ln"}]},
+            "finishReason": "STOP"}], "modelVersion": "gemini-3-pro"}
+    return {"model": "qwen3", "message": {"role": "assistant", "content": f"A{n}",
+                                          "thinking": f"o{n}"}, "done": True}
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=STEPS, cap=st.one_of(st.none(), st.integers(1, 4)))
+def test_cache_semantics(steps: list[Any], cap: Any) -> None:  # X3
+    ctx = ReasoningContext(max_segments=cap)
+    model: list[str] = []
+    for n, step in enumerate(steps):
+        if step == "reset":
+            ctx.reset()
+            model = []
+            continue
+        resp = _response(step, n)
+        ctx.update(resp)
+        if not normalize(resp).blocks:
+            model = []
+        else:
+            model.append(json.dumps(to_message(resp), sort_keys=True))
+            model = model if cap is None else model[-cap:]
+    assert [json.dumps(s.message, sort_keys=True) for s in ctx.segments] == model
+    back = ReasoningContext.from_dict(json.loads(json.dumps(ctx.to_dict())))  # X5
+    assert back == ctx and back.to_dict() == ctx.to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps=st.lists(st.integers(0, 5), min_size=1, max_size=6),
+       foreign=st.sampled_from(["drop", "text"]),
+       provider=st.sampled_from(["anthropic", "openai_chat", "openai_responses", "gemini",
+                                 "ollama", "bedrock"]))
+def test_attach_never_mutates(steps: list[int], foreign: str, provider: str) -> None:  # X4
+    ctx = ReasoningContext(max_segments=None)
+    for n, kind in enumerate(steps):
+        ctx.update(_response(kind, n))
+    req = {"model": "m", "thinking": {"type": "enabled"}, "messages": [
+        {"role": "user", "content": "q"}, {"role": "assistant", "content": "A0"},
+        naive(anthropic(1))], "input": [{"role": "assistant", "content": "A1"}],
+        "contents": [{"role": "model", "parts": [{"text": "A2"}]}]}
+    snapshot = (copy.deepcopy(req), ctx.to_dict())
+    out = ctx.attach(req, provider=provider, foreign=foreign)
+    assert (req, ctx.to_dict()) == snapshot
+    assert set(out) == set(req)
+    changed = {k for k in req if out[k] != req[k]}
+    assert changed <= {"messages", "input", "contents"}
