@@ -204,7 +204,7 @@ class ReasoningContext:
             raise ValueError(f"reasoning_field must be a field name, False or None, "
                              f"got {reasoning_field!r}")
         if provider is not None:
-            from .providers._normalize import check_provider
+            from .providers._registry import check_provider
 
             provider = check_provider(provider)
         segments = self._segments
