@@ -13,13 +13,14 @@ from ._errors import (
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
 from ._think import aiter_think, iter_think, split_think, strip_think
-from ._types import Delta, Extraction, Parsed, Split, Usage
+from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
     StreamNormalizer,
     normalize,
     reasoning_from_trace,
     split_harmony,
     split_trace,
+    to_message,
 )
 
 __version__ = "0.1.0"
@@ -29,6 +30,7 @@ __all__ = [
     "Delta",
     "Extraction",
     "Parsed",
+    "ReasoningBlock",
     "ReasoningContext",
     "ResponseShapeError",
     "ScannerClosedError",
@@ -49,4 +51,5 @@ __all__ = [
     "split_think",
     "split_trace",
     "strip_think",
+    "to_message",
 ]

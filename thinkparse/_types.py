@@ -107,7 +107,8 @@ BlockKind = Literal["text", "summary", "opaque"]
 class ReasoningBlock:
     """One reasoning item of a turn, readable or not, with its wire form (docs/behaviour.md#x1).
 
-    Equality compares every field, the wire form included; the hash leaves the wire form out.
+    Equality and hash compare every field but the wire form (it may be large; compare
+    ``wire`` explicitly where it matters).
     """
 
     kind: BlockKind
@@ -123,7 +124,7 @@ class ReasoningBlock:
     """Responses item id, OpenRouter detail id."""
     provider: str = ""
     """The family the block came from."""
-    _wire: Any = field(default=None, repr=False, hash=False)
+    _wire: Any = field(default=None, repr=False, compare=False, hash=False)
 
     @property
     def wire(self) -> dict[str, Any]:

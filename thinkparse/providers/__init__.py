@@ -14,6 +14,7 @@
 * :mod:`._trace`: chat traces (P10).
 """
 
+from ._message import to_message
 from ._normalize import normalize
 from ._registry import FAMILIES
 from ._stream import StreamNormalizer
@@ -27,4 +28,5 @@ __all__ = [
     "reasoning_from_trace",
     "split_harmony",
     "split_trace",
+    "to_message",
 ]

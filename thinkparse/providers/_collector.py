@@ -258,6 +258,8 @@ class Collector:
                 fmt = HARMONY if router is not None and router.harmony else TAGS
         if visible and visible.isspace():
             visible = ""
+        if turn is not None and fmt in (TAGS, HARMONY):
+            turn.found_inline(reasoning)
         u = self._u
         usage = make_usage(u[0], u[1], u[3], u[2]) if u is not None else EMPTY_USAGE
         return new_extraction(

@@ -31,7 +31,7 @@ from .._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
 )
-from .._types import Delta, Extraction
+from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
 from ._normalize import check_family_choice
@@ -158,13 +158,13 @@ class StreamNormalizer:
         if self._given is None and ("model" in ev or "message" in ev or "response" in ev
                                     or "modelVersion" in ev):
             self._model_preset(ev)
-        acc = self._acc
-        if acc is not None:
-            acc.event(ev)
         try:
             decoder.event(ev)
         finally:
             d = self._out.take()
+        acc = self._acc
+        if acc is not None:
+            acc.event(ev)
         return d
 
     def _model_preset(self, ev: Mapping[str, Any]) -> None:
@@ -216,6 +216,8 @@ class StreamNormalizer:
             ResponseShapeError: a streamed tool input is not valid JSON (a truncated stream);
                 ``result`` stays available.
         """
-        from ._message import to_message
-
-        return to_message(self.result)
+        result = self.result
+        turn = turn_of(result)
+        if turn is None:
+            raise ValueError("StreamNormalizer.message: no event decided the provider family")
+        return turn.message()

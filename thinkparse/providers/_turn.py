@@ -24,7 +24,7 @@ class Turn:
         model: the model as the payload reported it, else ``None``.
     """
 
-    __slots__ = ("_blocks", "_choice", "_response", "_stream", "provider")
+    __slots__ = ("_blocks", "_choice", "_inline", "_response", "_stream", "provider")
 
     def __init__(
         self,
@@ -38,6 +38,11 @@ class Turn:
         self._choice = choice
         self._stream = stream
         self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
+        self._inline: Optional[str] = None
+
+    def found_inline(self, reasoning: Optional[str]) -> None:
+        """The reasoning the collector split from inline markup (one block, ``wire == {}``)."""
+        self._inline = reasoning
 
     @property
     def model(self) -> Optional[str]:
@@ -63,7 +68,9 @@ class Turn:
         if b is None:
             from ._wire import blocks_of
 
-            b = self._blocks = blocks_of(self.provider, self._response, self._choice)
+            b = self._blocks = blocks_of(
+                self.provider, self._response, self._choice, self._inline
+            )
         return b
 
     def message(
@@ -73,9 +80,18 @@ class Turn:
         reasoning_field: Union[str, bool, None] = None,
         binary: str = "base64",
     ) -> Message:
-        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`."""
+        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`.
+
+        Raises:
+            TypeError, ValueError: a bad option; ValueError for a turn with no message form.
+            ResponseShapeError: a streamed tool input that is not valid JSON.
+        """
+        from ._messages import check_options
         from ._wire import message_of
 
+        check_options(store, reasoning_field, binary)
+        if self._stream is not None:
+            self._stream.check()
         return message_of(
             self.provider, self._response, self._choice,
             store=store, reasoning_field=reasoning_field, binary=binary,
