@@ -39,7 +39,7 @@ def anthropic(n: int, *, tool: bool = True, thinking: bool = True) -> dict[str, 
 def naive(resp: dict[str, Any]) -> dict[str, Any]:
     """The assistant turn as an application that keeps only text and tool calls stores it."""
     return {"role": "assistant", "content": [
-        b for b in resp["content"] if b["type"] in ("text", "tool_use")]}
+        copy.deepcopy(b) for b in resp["content"] if b["type"] in ("text", "tool_use")]}
 
 
 def anthropic_request(*turns: dict[str, Any], thinking: Any = None) -> dict[str, Any]:

@@ -32,6 +32,12 @@ def server() -> Iterator[ReplayServer]:
         yield s
 
 
+async def _close(client: Any) -> None:
+    result = client.close()
+    if asyncio.iscoroutine(result):
+        await result
+
+
 def _feed(events: Any) -> tuple[Any, Any]:
     sn = StreamNormalizer()
     for ev in events:
@@ -61,11 +67,15 @@ def _anthropic_next(messages: list[Any], msg: dict[str, Any], ex: Any, mode: str
 
 
 def anthropic_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str) -> Any:
+    return asyncio.run(_anthropic_loop(server, is_async, stream, mode))
+
+
+async def _anthropic_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str) -> Any:
     ctx = ReasoningContext()
     messages: list[Any] = [USER]
     kw: dict[str, Any] = {"base_url": server.base_url, "api_key": "k", "max_retries": 0}
     if is_async:
-        aclient = anthropic.AsyncAnthropic(**kw)
+        aclient = closer = anthropic.AsyncAnthropic(**kw)
 
         async def call(req: dict[str, Any]) -> tuple[Any, Any]:
             if stream:
@@ -73,24 +83,27 @@ def anthropic_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str
             r = await aclient.messages.create(**req)
             return normalize(r), to_message(r)
     else:
-        client = anthropic.Anthropic(**kw)
+        client = closer = anthropic.Anthropic(**kw)
 
-        def call(req: dict[str, Any]) -> tuple[Any, Any]:  # type: ignore[misc]
+        async def call(req: dict[str, Any]) -> tuple[Any, Any]:
             if stream:
                 return _feed(client.messages.create(**req, stream=True))
             r = client.messages.create(**req)
             return normalize(r), to_message(r)
 
-    for _ in range(server.rounds + 1):
-        req = {"model": "claude-x", "max_tokens": 64, "thinking": THINK, "messages": messages}
-        if mode != "to_message":
-            req = ctx.attach(req)
-        ex, msg = asyncio.run(call(req)) if is_async else call(req)
-        ctx.update(ex)
-        if ex.finish_reason != "tool_use":
-            return ex
-        _anthropic_next(messages, msg, ex, mode)
-    raise AssertionError("the loop did not finish")
+    try:
+        for _ in range(server.rounds + 1):
+            req = {"model": "claude-x", "max_tokens": 64, "thinking": THINK, "messages": messages}
+            if mode == "context":
+                req = ctx.attach(req)
+            ex, msg = await call(req)
+            ctx.update(ex)
+            if ex.finish_reason != "tool_use":
+                return ex
+            _anthropic_next(messages, msg, ex, mode)
+        raise AssertionError("the loop did not finish")
+    finally:
+        await _close(closer)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -113,12 +126,17 @@ def test_anthropic_naive_gets_400(server: ReplayServer, stream: bool) -> None:
 # --- OpenAI Responses -------------------------------------------------------------------------
 def responses_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str,
                    store: bool) -> Any:
+    return asyncio.run(_responses_loop(server, is_async, stream, mode, store))
+
+
+async def _responses_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str,
+                          store: bool) -> Any:
     ctx = ReasoningContext()
     items: list[Any] = [USER]
     extra: dict[str, Any] = {} if store else {
         "store": False, "include": ["reasoning.encrypted_content"]}
     kw: dict[str, Any] = {"base_url": server.base_url + "/v1", "api_key": "k", "max_retries": 0}
-    client = (openai.AsyncOpenAI if is_async else openai.OpenAI)(**kw)
+    client = closer = (openai.AsyncOpenAI if is_async else openai.OpenAI)(**kw)
 
     async def acall(req: dict[str, Any]) -> tuple[Any, Any]:
         if stream:
@@ -132,19 +150,22 @@ def responses_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str
         r = client.responses.create(**req)
         return normalize(r), to_message(r)
 
-    for _ in range(server.rounds + 1):
-        req = {"model": "gpt-5", "input": items, **extra}
-        if mode != "to_message":
-            req = ctx.attach(req)
-        ex, msg = asyncio.run(acall(req)) if is_async else call(req)
-        ctx.update(ex)
-        calls = [i for i in msg if i.get("type") == "function_call"]
-        if not calls:
-            return ex
-        items.extend(msg if mode == "to_message" else calls)
-        items.extend({"type": "function_call_output", "call_id": c["call_id"], "output": "16"}
-                     for c in calls)
-    raise AssertionError("the loop did not finish")
+    try:
+        for _ in range(server.rounds + 1):
+            req = {"model": "gpt-5", "input": items, **extra}
+            if mode == "context":
+                req = ctx.attach(req)
+            ex, msg = await acall(req) if is_async else call(req)
+            ctx.update(ex)
+            calls = [i for i in msg if i.get("type") == "function_call"]
+            if not calls:
+                return ex
+            items.extend(msg if mode == "to_message" else calls)
+            items.extend({"type": "function_call_output", "call_id": c["call_id"], "output": "16"}
+                         for c in calls)
+        raise AssertionError("the loop did not finish")
+    finally:
+        await _close(closer)
 
 
 @pytest.mark.parametrize("store", [True, False])
@@ -158,19 +179,35 @@ def test_responses_loop(server: ReplayServer, is_async: bool, stream: bool, mode
     assert len(server.requests) == 3
 
 
-@pytest.mark.parametrize("store", [True, False])
-def test_responses_naive_gets_400(server: ReplayServer, store: bool) -> None:
+def test_responses_naive_gets_400(server: ReplayServer) -> None:
     with pytest.raises(openai.BadRequestError, match="without its required 'reasoning' item"):
-        responses_loop(server, False, False, "naive", store)
+        responses_loop(server, False, False, "naive", True)
     assert server.violations == ["responses.reasoning_required"]
+
+
+def test_responses_stateless_naive_loses_the_reasoning(server: ReplayServer) -> None:
+    # with store: false the message items carry no ids, so the API cannot tell; the reasoning
+    # is silently lost, where attach puts the encrypted items back
+    def sent_reasoning() -> list[Any]:
+        return [i["id"] for i in server.requests[-1][1]["input"] if i.get("type") == "reasoning"]
+
+    responses_loop(server, False, False, "naive", False)
+    assert sent_reasoning() == []
+    responses_loop(server, False, False, "context", False)
+    assert len(sent_reasoning()) == 2
+    assert server.violations == []
 
 
 # --- OpenAI Chat, DeepSeek style -----------------------------------------------------------------
 def chat_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str) -> Any:
+    return asyncio.run(_chat_loop(server, is_async, stream, mode))
+
+
+async def _chat_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str) -> Any:
     ctx = ReasoningContext(max_segments=None)  # DeepSeek needs every tool-call turn
     messages: list[Any] = [USER]
     kw: dict[str, Any] = {"base_url": server.base_url + "/v1", "api_key": "k", "max_retries": 0}
-    client = (openai.AsyncOpenAI if is_async else openai.OpenAI)(**kw)
+    client = closer = (openai.AsyncOpenAI if is_async else openai.OpenAI)(**kw)
 
     async def acall(req: dict[str, Any]) -> tuple[Any, Any]:
         if stream:
@@ -184,22 +221,25 @@ def chat_loop(server: ReplayServer, is_async: bool, stream: bool, mode: str) -> 
         r = client.chat.completions.create(**req)
         return normalize(r), to_message(r)
 
-    for _ in range(server.rounds + 1):
-        req = {"model": "deepseek-v4-pro", "messages": messages}
-        if mode != "to_message":
-            req = ctx.attach(req)
-        ex, msg = asyncio.run(acall(req)) if is_async else call(req)
-        ctx.update(ex)
-        if not msg.get("tool_calls"):
-            return ex
-        if mode == "to_message":
-            messages.append(msg)
-        else:
-            messages.append({"role": "assistant", "content": ex.visible,
-                             "tool_calls": msg["tool_calls"]})
-        messages.extend({"role": "tool", "tool_call_id": c["id"], "content": "16"}
-                        for c in msg["tool_calls"])
-    raise AssertionError("the loop did not finish")
+    try:
+        for _ in range(server.rounds + 1):
+            req = {"model": "deepseek-v4-pro", "messages": messages}
+            if mode == "context":
+                req = ctx.attach(req)
+            ex, msg = await acall(req) if is_async else call(req)
+            ctx.update(ex)
+            if not msg.get("tool_calls"):
+                return ex
+            if mode == "to_message":
+                messages.append(msg)
+            else:
+                messages.append({"role": "assistant", "content": ex.visible,
+                                 "tool_calls": msg["tool_calls"]})
+            messages.extend({"role": "tool", "tool_call_id": c["id"], "content": "16"}
+                            for c in msg["tool_calls"])
+        raise AssertionError("the loop did not finish")
+    finally:
+        await _close(closer)
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -221,4 +261,4 @@ def test_chat_request_bodies_carry_the_reasoning_verbatim(server: ReplayServer) 
     last = server.requests[-1][1]["messages"]
     assert [m.get("reasoning_content") for m in last if m["role"] == "assistant"] == [
         server.text(1), server.text(2)]
-    assert json.dumps(last, ensure_ascii=False).count("°C") == 2  # tool results, not rewritten
+    assert json.dumps(last, ensure_ascii=False).count("Paris — step") == 2  # not re-encoded
