@@ -20,9 +20,16 @@ _TEXT_TARGETS = ("openai_chat", "ollama")
 _CHAT_FIELDS = ("reasoning_content", "reasoning")
 
 
+_CONTAINERS = (dict, list, tuple)
+
+
 def copy_json(value: Any) -> Any:
     """A deep copy of JSON-shaped data (dicts, lists and tuples copied; scalars shared)."""
-    if isinstance(value, dict):
+    if type(value) is dict:
+        return {k: copy_json(v) if type(v) in _CONTAINERS else v for k, v in value.items()}
+    if type(value) is list or type(value) is tuple:
+        return [copy_json(v) if type(v) in _CONTAINERS else v for v in value]
+    if isinstance(value, Mapping):
         return {k: copy_json(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [copy_json(v) for v in value]
@@ -50,7 +57,7 @@ def _readable(segment: Any) -> str:
 
 def carries_reasoning(message: Any, family: str) -> bool:
     """Whether a request's assistant turn already holds reasoning of its own."""
-    if not isinstance(message, Mapping):
+    if type(message) is not dict and not isinstance(message, Mapping):
         return False
     if family in ("anthropic", "bedrock"):
         content = message.get("content")
@@ -66,9 +73,13 @@ def carries_reasoning(message: Any, family: str) -> bool:
                    for p in message.get("parts") or ())
     if family == "ollama":
         return bool(message.get("thinking"))
-    return bool(message.get("reasoning_details")) or any(
-        isinstance(message.get(k), str) and message.get(k) for k in _CHAT_FIELDS
-    )
+    if message.get("reasoning_details"):
+        return True
+    for k in _CHAT_FIELDS:
+        v = message.get(k)
+        if v and isinstance(v, str):
+            return True
+    return False
 
 
 def _thinking_on(request: Mapping[str, Any], family: str) -> bool:
@@ -121,7 +132,8 @@ def attach_messages(segments: Sequence[Any], request: Mapping[str, Any], family:
         return out
     role = "model" if family == "gemini" else "assistant"
     model = request.get("model", request.get("modelId"))
-    positions = [i for i, m in enumerate(turns) if isinstance(m, Mapping) and m.get("role") == role]
+    positions = [i for i, m in enumerate(turns)
+                 if (type(m) is dict or isinstance(m, Mapping)) and m.get("role") == role]
     ids = {i: turn_ids(turns[i], family) for i in positions}
     new = list(turns)
     taken: set[int] = set()

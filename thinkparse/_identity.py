@@ -55,8 +55,10 @@ def _text(pieces: Iterable[Any]) -> str:
 
 
 def _content_texts(content: Any, text_types: tuple[str, ...]) -> list[Any]:
-    if isinstance(content, str):
+    if type(content) is str:
         return [content]
+    if content is None:
+        return []
     if not isinstance(content, Sequence):
         return []
     out = []
@@ -96,12 +98,12 @@ def _bedrock(message: Mapping[str, Any]) -> tuple[str, ...]:
 def _chat(message: Mapping[str, Any]) -> tuple[str, ...]:
     calls = []
     for c in message.get("tool_calls") or ():
-        if isinstance(c, Mapping):
+        if type(c) is dict or isinstance(c, Mapping):
             fn = c.get("function")
-            fn = fn if isinstance(fn, Mapping) else {}
+            fn = fn if type(fn) is dict or isinstance(fn, Mapping) else {}
             calls.append(_call(c.get("id"), fn.get("name"), fn.get("arguments")))
     fc = message.get("function_call")
-    if isinstance(fc, Mapping):
+    if fc is not None and isinstance(fc, Mapping):
         calls.append(_call(None, fc.get("name"), fc.get("arguments")))
     return (*calls, _text(_content_texts(message.get("content"), ("text", "output_text"))))
 
