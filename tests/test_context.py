@@ -371,3 +371,27 @@ def test_attach_never_mutates(steps: list[int], foreign: str, provider: str) -> 
     assert set(out) == set(req)
     changed = {k for k in req if out[k] != req[k]}
     assert changed <= {"messages", "input", "contents"}
+
+
+def test_attach_bedrock_needs_thinking_and_gemini_matches_calls_by_name() -> None:  # X4
+    resp = {"output": {"message": {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"text": "why", "signature": "c2ln"}}},
+        {"toolUse": {"toolUseId": "tu_1", "name": "f", "input": {"a": 1}}}]}},
+        "stopReason": "tool_use"}
+    ctx = ReasoningContext()
+    ctx.update(resp)
+    turn = {"role": "assistant", "content": [resp["output"]["message"]["content"][1]]}
+    req = {"modelId": "m", "messages": [{"role": "user", "content": [{"text": "q"}]}, turn]}
+    assert ctx.attach(req) == req  # no thinking in additionalModelRequestFields
+    on = dict(req, additionalModelRequestFields={"thinking": {"type": "enabled"}})
+    assert ctx.attach(on)["messages"][1] == resp["output"]["message"]
+    off = dict(req, additionalModelRequestFields={"thinking": {"type": "disabled"}})
+    assert ctx.attach(off) == off
+    gem = {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "f", "args": {"b": 2, "a": 1}}, "thoughtSignature": "c2ln"}]},
+        "finishReason": "STOP"}]}
+    ctx.update(gem)
+    assert ctx.segments[-1].ids == ('f({"a":1,"b":2})', "")
+    greq = {"contents": [{"role": "user", "parts": [{"text": "q"}]}, {"role": "model", "parts": [
+        {"functionCall": {"name": "f", "args": {"a": 1, "b": 2}}}]}]}
+    assert ctx.attach(greq)["contents"][1] == gem["candidates"][0]["content"]
