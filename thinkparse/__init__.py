@@ -10,8 +10,10 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
@@ -27,7 +29,9 @@ __version__ = "0.1.0"
 
 __all__ = [
     "IMPLEMENTATION",
+    "AsyncDeltaStream",
     "Delta",
+    "DeltaStream",
     "Extraction",
     "Parsed",
     "ReasoningBlock",
@@ -43,13 +47,16 @@ __all__ = [
     "Usage",
     "__version__",
     "aiter_think",
+    "astream_deltas",
     "iter_think",
     "normalize",
     "parse",
+    "preset_for_model",
     "reasoning_from_trace",
     "split_harmony",
     "split_think",
     "split_trace",
+    "stream_deltas",
     "strip_think",
     "to_message",
 ]

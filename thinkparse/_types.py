@@ -159,7 +159,9 @@ class Extraction:
     """Why generation stopped, as the provider reported it (``finish_reason``,
     ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
     Left out of equality, like the decoded turn: two results that say the same are equal."""
-    _turn: Optional[Turn] = field(default=None, compare=False, repr=False, hash=False)
+    _turn: Any = field(default=None, compare=False, repr=False, hash=False)
+    # The decoded turn (X2): a Turn, or the arguments to build one on first use (so that calls
+    # that never touch blocks or the message do not pay for it).
 
     @property
     def blocks(self) -> tuple[ReasoningBlock, ...]:
@@ -167,7 +169,7 @@ class Extraction:
 
         Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
         """
-        t = self._turn
+        t = turn_of(self)
         return t.blocks if t is not None else ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -190,7 +192,13 @@ class Extraction:
 
 def turn_of(x: Extraction) -> Optional[Turn]:
     """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
-    return x._turn
+    t = x._turn
+    if type(t) is tuple:
+        from .providers._turn import Turn
+
+        t = Turn(*t)
+        object.__setattr__(x, "_turn", t)
+    return t  # type: ignore[no-any-return]
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:
