@@ -395,3 +395,14 @@ def test_attach_bedrock_needs_thinking_and_gemini_matches_calls_by_name() -> Non
     greq = {"contents": [{"role": "user", "parts": [{"text": "q"}]}, {"role": "model", "parts": [
         {"functionCall": {"name": "f", "args": {"a": 1, "b": 2}}}]}]}
     assert ctx.attach(greq)["contents"][1] == gem["candidates"][0]["content"]
+
+
+def test_segment_is_independent_of_the_callers_response() -> None:  # X3, X5
+    resp = anthropic(1)
+    ctx = ReasoningContext()
+    ctx.update(resp)
+    expected = copy.deepcopy(ctx.to_dict())
+    resp["content"][0]["thinking"] = "changed afterwards"
+    resp["content"].append({"type": "text", "text": "more"})
+    assert ctx.to_dict() == expected
+    assert ctx.segments[0].blocks[0].wire["thinking"] == "think 1"
