@@ -3,6 +3,7 @@
 Re-exports only; see the modules for the logic.
 """
 
+from ._context import ReasoningContext, Segment
 from ._errors import (
     ResponseShapeError,
     ScannerClosedError,
@@ -40,8 +41,10 @@ __all__ = [
     "Parsed",
     "PresetName",
     "ReasoningBlock",
+    "ReasoningContext",
     "ResponseShapeError",
     "ScannerClosedError",
+    "Segment",
     "Split",
     "StreamNormalizer",
     "ThinkParseError",
