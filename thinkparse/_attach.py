@@ -110,7 +110,7 @@ def _chat_fields(message: dict[str, Any], segment: Any, field: Union[str, bool])
 def _replacement(segment: Any, turn: Any, family: str, native: bool,
                  reasoning_field: Union[str, bool, None]) -> Optional[dict[str, Any]]:
     if native:
-        message: dict[str, Any] = copy_json(segment._message)
+        message: dict[str, Any] = segment.message
         if family == "openai_chat" and reasoning_field is not None:
             _chat_fields(message, segment, reasoning_field)
         return message
@@ -224,7 +224,7 @@ def attach_responses(segments: Sequence[Any], request: Mapping[str, Any]) -> dic
         first, last = runs[a][0], runs[b][1]
         if not any(isinstance(items[k], Mapping) and items[k].get("type") == "reasoning"
                    for k in range(first, last + 1)):
-            cached = copy_json(seg._message)
+            cached = seg.message
             if not store:
                 cached = _store_false(cached)
             replace[first] = (last, _splice(cached, items[first:last + 1]))

@@ -247,8 +247,9 @@ class ReasoningContext:
         """
         from ._context_io import context_from_dict
 
-        ctx: ReasoningContext = context_from_dict(cls, d)
-        return ctx
+        ctx, segments = context_from_dict(cls, d)
+        ctx._segments = segments
+        return ctx  # type: ignore[no-any-return]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, ReasoningContext):

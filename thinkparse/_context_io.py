@@ -47,8 +47,8 @@ def make_block(*, kind: str, text: str, signature: Optional[str], data: Optional
     return ReasoningBlock(kind, text, signature, data, id, provider, wire)  # type: ignore[arg-type]
 
 
-def context_from_dict(cls: Any, d: Any) -> Any:
-    """Build ``cls`` (a ``ReasoningContext``) from a ``to_dict`` snapshot."""
+def context_from_dict(cls: Any, d: Any) -> tuple[Any, tuple[Any, ...]]:
+    """A new ``cls`` (a ``ReasoningContext``) and the segments of a ``to_dict`` snapshot."""
     from ._context import VERSION, Segment, _check_max
 
     if not isinstance(d, Mapping):
@@ -88,5 +88,4 @@ def context_from_dict(cls: Any, d: Any) -> Any:
     if ctx.max_segments is not None and len(segments) > ctx.max_segments:
         raise ValueError(f"segments: {len(segments)} segments exceed max_segments "
                          f"{ctx.max_segments}")
-    ctx._segments = tuple(segments)
-    return ctx
+    return ctx, tuple(segments)
