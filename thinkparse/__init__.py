@@ -3,6 +3,8 @@
 Re-exports only; see the modules for the logic.
 """
 
+from ._columns import split_think_many
+from ._convert import convert_trace
 from ._errors import (
     ResponseShapeError,
     ScannerClosedError,
@@ -38,12 +40,14 @@ __all__ = [
     "Usage",
     "__version__",
     "aiter_think",
+    "convert_trace",
     "iter_think",
     "normalize",
     "parse",
     "reasoning_from_trace",
     "split_harmony",
     "split_think",
+    "split_think_many",
     "split_trace",
     "strip_think",
 ]
