@@ -34,9 +34,56 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 WORDS = (
-    "the of and to in is that for it as with was on be by this are from at or an which have "
-    "first then we need check answer result value because so if number sum total step let "
-    "compute consider case both each other more than less equal given".split()
+    "the",
+    "of",
+    "and",
+    "to",
+    "in",
+    "is",
+    "that",
+    "for",
+    "it",
+    "as",
+    "with",
+    "was",
+    "on",
+    "be",
+    "by",
+    "this",
+    "are",
+    "from",
+    "at",
+    "or",
+    "an",
+    "which",
+    "have",
+    "first",
+    "then",
+    "we",
+    "need",
+    "check",
+    "answer",
+    "result",
+    "value",
+    "because",
+    "so",
+    "if",
+    "number",
+    "sum",
+    "total",
+    "step",
+    "let",
+    "compute",
+    "consider",
+    "case",
+    "both",
+    "each",
+    "other",
+    "more",
+    "than",
+    "less",
+    "equal",
+    "given",
 )
 REGEX_REASONING = r"(?s)<think>(.*?)</think>"
 REGEX_BLOCK = r"(?s)<think>.*?</think>"
@@ -56,7 +103,7 @@ def _prose(rng: random.Random, chars: int) -> str:
     return " ".join(out).capitalize() + "."
 
 
-CODE = "\n```python\nimport re\nTHINK = re.compile(r\"<think>(.*?)</think>\")\nprint(THINK)\n```\n"
+CODE = '\n```python\nimport re\nTHINK = re.compile(r"<think>(.*?)</think>")\nprint(THINK)\n```\n'
 
 
 def row(rng: random.Random, size: int = 1000) -> str:
@@ -171,8 +218,8 @@ def _cut(text: Any) -> str:
 # --- Spark and Ray --------------------------------------------------------------------------
 def bench_spark(n: int, runs: int) -> dict[str, float]:
     from pyspark.sql import SparkSession
-    from pyspark.sql import functions as F  # noqa: N812
-    from pyspark.sql import types as T  # noqa: N812
+    from pyspark.sql import functions as F
+    from pyspark.sql import types as T
 
     import thinkparse.spark as tsp
 

@@ -22,7 +22,9 @@ def _pl() -> Any:
     try:
         import polars
     except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("thinkparse.polars needs polars: pip install 'thinkparse[polars]'") from None
+        raise ImportError(
+            "thinkparse.polars needs polars: pip install 'thinkparse[polars]'"
+        ) from None
     return polars
 
 
@@ -53,7 +55,9 @@ def split_think(expr: pl.Expr | str, /, **options: Any) -> pl.Expr:
     if isinstance(expr, str):
         expr = pl.col(expr)
     if not isinstance(expr, pl.Expr):
-        raise TypeError(f"split_think() takes a polars Expr or a column name, not {type(expr).__name__}")
+        raise TypeError(
+            f"split_think() takes a polars Expr or a column name, not {type(expr).__name__}"
+        )
     dtype = pl.Struct({"visible": pl.String, "reasoning": pl.String})
 
     def batch(series: Any) -> Any:
@@ -65,5 +69,4 @@ def split_think(expr: pl.Expr | str, /, **options: Any) -> pl.Expr:
             schema={"visible": pl.String, "reasoning": pl.String},
         ).to_struct(series.name)
 
-    out: pl.Expr = expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
-    return out
+    return expr.map_batches(batch, return_dtype=dtype, is_elementwise=True)
