@@ -2,15 +2,59 @@
 
 A ``None`` row gives ``None`` in both lists; every other row equals ``split_think`` on it.
 The options are checked once, before the first row, so a bad option raises even for an empty
-column.
+column (and the rows do not pay for the check again: see ``row_splitter``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
+from ._scanner import ThinkScanner
 from ._think import split_think
+
+Row = Callable[[str], tuple[str, Optional[str]]]
+
+
+def row_splitter(options: dict[str, Any]) -> Row:
+    """A function giving ``(visible, reasoning)`` of one text, equal to ``split_think``.
+
+    ``split_think`` checks its options on every call, which costs more than scanning a short
+    row; here they are checked once.  Each row gets a scanner of its own (the same one
+    ``split_think`` builds) and reads the two private scanner attributes ``split_think`` reads
+    (``_had_block``, #t9, and ``_orphan_at``, #t10).  The rare row whose first tag is an orphan
+    closer under ``start_in_reasoning="auto"``, and any option set with a ``preset``, go
+    through ``split_think`` itself.
+
+    Raises:
+        ValueError: an invalid option, named in the message.
+    """
+    split_think("", **options)  # the options are valid from here on
+
+    def slow(text: str) -> tuple[str, Optional[str]]:
+        s = split_think(text, **options)
+        return s.visible, s.reasoning
+
+    if options.get("preset") is not None:
+        return slow
+    auto = options.get("start_in_reasoning") == "auto"
+    # "auto" scans in the default mode first (#t10); passing no option at all is the cheapest.
+    scan_options = options
+    if auto:
+        scan_options = {k: v for k, v in options.items() if k != "start_in_reasoning"}
+    probe = ThinkScanner(**scan_options)
+    if not (hasattr(probe, "_had_block") and hasattr(probe, "_orphan_at")):
+        return slow  # pragma: no cover - a scanner without them
+
+    def fast(text: str) -> tuple[str, Optional[str]]:
+        scanner = ThinkScanner(**scan_options)
+        v1, r1 = scanner.feed(text)
+        v2, r2 = scanner.close()
+        if auto and scanner._orphan_at >= 0:
+            return slow(text)
+        return v1 + v2, (r1 + r2 if scanner._had_block else None)
+
+    return fast
 
 
 def split_think_many(
@@ -36,7 +80,7 @@ def split_think_many(
     """
     if isinstance(texts, (str, bytes)) or not isinstance(texts, Iterable):
         raise TypeError(f"texts must be an iterable of str or None, not {type(texts).__name__}")
-    split_think("", **options)  # checks the options once, even for an empty column
+    one = row_splitter(options)  # checks the options once, even for an empty column
     visible: list[Optional[str]] = []
     reasoning: list[Optional[str]] = []
     add_v, add_r = visible.append, reasoning.append
@@ -45,9 +89,9 @@ def split_think_many(
             add_v(None)
             add_r(None)
         elif type(text) is str or isinstance(text, str):
-            s = split_think(text, **options)
-            add_v(s.visible)
-            add_r(s.reasoning)
+            v, r = one(text)
+            add_v(v)
+            add_r(r)
         else:
             raise TypeError(f"texts[{i}] must be a str or None, not {type(text).__name__}")
     return visible, reasoning
