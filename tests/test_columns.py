@@ -140,10 +140,9 @@ def test_arrow_bad_input(pa: Any) -> None:
 @settings(max_examples=100, deadline=None)
 @given(st.lists(ROWS, min_size=1, max_size=3), OPTIONS, st.booleans())
 def test_arrow_split_think_equals_split_think(
-    chunks: list[list[Optional[str]]], options: dict[str, Any], large: bool
+    pa: Any, chunks: list[list[Optional[str]]], options: dict[str, Any], large: bool
 ) -> None:
     # C4: row by row equal, for Array and ChunkedArray, string and large_string
-    pa = pytest.importorskip("pyarrow")
     from thinkparse import arrow
 
     t = pa.large_string() if large else pa.string()

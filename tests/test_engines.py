@@ -155,3 +155,26 @@ def test_hf_bad_batches() -> None:
         "visible": ["b"],
         "reasoning": ["a"],
     }
+
+
+# --- the modules' own examples ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("module", "needs"),
+    [
+        ("thinkparse._convert", ()),
+        ("thinkparse._columns", ()),
+        ("thinkparse.hf", ()),
+        ("thinkparse.arrow", ("pyarrow",)),
+        ("thinkparse.polars", ("polars",)),
+        ("thinkparse.duckdb", ("duckdb", "pyarrow")),
+        ("thinkparse.ray", ("pyarrow",)),
+    ],
+)
+def test_docstring_examples(module: str, needs: tuple[str, ...]) -> None:
+    import doctest
+    import importlib
+
+    for name in needs:
+        require(name, ENGINES)
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0, module
