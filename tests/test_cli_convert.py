@@ -9,21 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _support import CLI_ENV, ROOT
-
-SCRIPT = ROOT / "thinkparse" / "cli" / "convert.py"
+from _support import CLI_ENV, run_cli
 
 
 def run(*args: Any, stdin: bytes = b"", cwd: Any = None) -> subprocess.CompletedProcess[bytes]:
-    """The subcommand as a program (its module run as a script)."""
-    return subprocess.run(
-        [sys.executable, str(SCRIPT), *map(str, args)],
-        input=stdin,
-        capture_output=True,
-        env=CLI_ENV,
-        cwd=cwd,
-        timeout=120,
-    )
+    """``python -m thinkparse convert ARGS``."""
+    return run_cli("convert", *args, stdin=stdin, cwd=cwd)
 
 
 def line(value: Any) -> str:
@@ -83,10 +74,10 @@ BAD = [
 ]
 SHAPE = 'a record must be a JSON array of messages or an object with a "messages" array'
 BAD_ERR = [
-    "thinkparse: t.jsonl:3: invalid JSON at column 1: Expecting value",
-    "thinkparse: t.jsonl:4: messages[0].content must be a string, an array or null, not int",
-    f"thinkparse: t.jsonl:5: {SHAPE}",
-    f"thinkparse: t.jsonl:6: {SHAPE}",
+    "t.jsonl:3: invalid JSON at column 1: Expecting value",
+    "t.jsonl:4: messages[0].content must be a string, an array or null, not int",
+    f"t.jsonl:5: {SHAPE}",
+    f"t.jsonl:6: {SHAPE}",
 ]
 
 
@@ -101,7 +92,7 @@ def test_errors_keep_passes_bad_records_through(tmp_path: Path) -> None:
     assert proc.stdout.endswith(b"\xff\xfe bad utf-8\n")
     assert proc.stderr.decode().splitlines() == [
         *BAD_ERR,
-        "thinkparse: t.jsonl:8: invalid UTF-8 at byte 0 of the line",
+        "t.jsonl:8: invalid UTF-8 at byte 0 of the line",
     ]
     assert proc.returncode == 1
 
@@ -126,8 +117,16 @@ def test_missing_file_and_usage_errors(tmp_path: Path) -> None:
     )
     usage = run("--to", "tags", stdin=b"")
     assert usage.returncode == 2 and usage.stdout == b""
-    assert usage.stderr.decode().startswith("thinkparse: convert: argument --to: invalid choice")
+    assert usage.stderr.decode().startswith("thinkparse: error: convert: argument --to: invalid")
+    assert usage.stderr.decode().endswith(" (see 'thinkparse convert --help')\n")
     assert usage.stderr.count(b"\n") == 1
+    (tmp_path / "d").mkdir()
+    directory = run("--to", "none", "d", cwd=tmp_path)
+    assert (directory.stdout, directory.stderr, directory.returncode) == (
+        b"",
+        b"thinkparse: d: Is a directory\n",
+        2,
+    )
     bad_option = run("--to", "none", "--preset", "nope", stdin=b"")
     assert bad_option.returncode == 2 and b"preset" in bad_option.stderr
 
@@ -143,7 +142,7 @@ def test_think_options(tmp_path: Path) -> None:
 def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
     (tmp_path / "big.jsonl").write_text(line(RECORD) * 50000, encoding="utf-8")
     proc = subprocess.run(
-        f"'{sys.executable}' '{SCRIPT}' --to none big.jsonl | head -1",
+        f"'{sys.executable}' -m thinkparse convert --to none big.jsonl | head -1",
         shell=True,
         capture_output=True,
         env=CLI_ENV,
@@ -157,11 +156,9 @@ def test_constant_memory(tmp_path: Path) -> None:
     # Section 7 / C6: records are streamed; peak memory does not grow with the file
     code = (
         "import os, resource, sys\n"
-        "from importlib import util\n"
-        "spec = util.spec_from_file_location('convert', sys.argv[1])\n"
-        "m = util.module_from_spec(spec); spec.loader.exec_module(m)\n"
+        "from thinkparse.cli import main\n"
         "sys.stdout = open(os.devnull, 'w')\n"
-        "status = m.main(['--to', 'think_tags', sys.argv[2]])\n"
+        "status = main(['convert', '--to', 'think_tags', sys.argv[1]])\n"
         "sys.stderr.write(f'{status} {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}')\n"
     )
     peaks = []
@@ -169,7 +166,7 @@ def test_constant_memory(tmp_path: Path) -> None:
         path = tmp_path / f"{n}.jsonl"
         path.write_text(line(RECORD) * n, encoding="utf-8")
         proc = subprocess.run(
-            [sys.executable, "-c", code, str(SCRIPT), str(path)],
+            [sys.executable, "-c", code, str(path)],
             capture_output=True,
             env=CLI_ENV,
             timeout=300,

@@ -5,35 +5,46 @@ as they are) or a bare array of messages; the output line has the same shape.  I
 line by line, so memory stays constant whatever the file size.
 
 A record that cannot be converted (invalid UTF-8 or JSON, a wrong shape, a bad message) is
-reported on standard error as ``thinkparse: FILE:LINE: message`` and, with ``--errors keep``
-(the default), written out unchanged, byte for byte, so the output has exactly as many lines
-as the input and line N of one is line N of the other; blank lines are passed through too.
+reported on standard error as ``FILE:LINE: message`` (as the main command reports a bad JSON
+Lines record) and, with ``--errors keep`` (the default), written out unchanged, byte for byte,
+so the output has exactly as many lines as the input and line N of one is line N of the
+other; blank lines are passed through too.
 ``--errors skip`` leaves such records out, ``--errors fail`` stops at the first one.
 
 Exit status: 0 all converted; 1 some record could not be converted; 2 usage error or an input
 that cannot be opened (the other inputs are still processed); 130 on Ctrl-C; 141 when the
 output pipe is closed (quietly).
 
-The module is self-contained: it is run as ``thinkparse convert ...`` by the main command and
-also as ``python -m thinkparse.cli.convert ...``.
+The main command runs it as ``thinkparse convert ...``; the exit statuses, the one-line errors
+and the buffered output are the shared ones of :mod:`thinkparse.cli._common`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any, BinaryIO, NoReturn, Optional
 
 from thinkparse._convert import KEEPS, TARGETS, convert_trace
+from thinkparse.cli._common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    STDIN_NAME,
+    Stdout,
+    UsageError,
+    guarded,
+    stderr_line,
+    stdout_binary,
+)
 
-PROG = "thinkparse convert"
-EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERRUPTED, EXIT_PIPE = 0, 1, 2, 130, 141
+COMMAND = f"{PROG} convert"
 _DECODE = json.JSONDecoder().decode
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
-_FLUSH_BYTES = 1 << 16
+_SHAPE = 'a record must be a JSON array of messages or an object with a "messages" array'
 
 EXAMPLES = """\
 examples:
@@ -43,22 +54,18 @@ examples:
 """
 
 
-class _UsageError(Exception):
-    pass
-
-
 class _Stop(Exception):
     """``--errors fail``: the first bad record ends the run."""
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise _UsageError(message)
+        raise UsageError(message)
 
 
 def _parser() -> _Parser:
     p = _Parser(
-        prog=PROG,
+        prog=COMMAND,
         description="Rewrite JSON Lines chat traces with their reasoning in one representation.",
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -103,39 +110,8 @@ def _think_options(args: argparse.Namespace) -> dict[str, Any]:
     try:
         convert_trace([], to=args.to, **options)
     except (TypeError, ValueError) as exc:
-        raise _UsageError(str(exc)) from None
+        raise UsageError(str(exc)) from None
     return options
-
-
-class _Out:
-    """Buffered bytes to standard output."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self.stream = stream
-        self.parts: list[bytes] = []
-        self.size = 0
-
-    def write(self, data: bytes) -> None:
-        self.parts.append(data)
-        self.size += len(data)
-        if self.size >= _FLUSH_BYTES:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.parts:
-            data = b"".join(self.parts)
-            self.parts.clear()
-            self.size = 0
-            self.stream.write(data)
-        self.stream.flush()
-
-
-def _err(message: str) -> None:
-    try:
-        sys.stderr.write(f"thinkparse: {message.replace(chr(10), ' ').replace(chr(13), ' ')}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def _convert_line(text: str, to: str, keep: str, options: dict[str, Any]) -> str:
@@ -162,19 +138,15 @@ def _convert_line(text: str, to: str, keep: str, options: dict[str, Any]) -> str
     )
 
 
-def _lines(stream: BinaryIO) -> Iterator[bytes]:
-    yield from stream
-
-
 def _run_file(
-    stream: BinaryIO, shown: str, args: argparse.Namespace, options: dict[str, Any], out: _Out
+    stream: BinaryIO, shown: str, args: argparse.Namespace, options: dict[str, Any], out: Stdout
 ) -> bool:
-    """Convert one input; True when every record was converted."""
+    """Convert one input, line by line; True when every record was converted."""
     ok = True
     to, keep, errors = args.to, args.keep, args.errors
-    for lineno, raw in enumerate(_lines(stream), 1):
+    for lineno, raw in enumerate(stream, 1):
         if not raw.strip():
-            out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+            out.write_bytes(raw if raw.endswith(b"\n") else raw + b"\n")
             continue
         try:
             text = raw.decode("utf-8")
@@ -186,31 +158,52 @@ def _run_file(
         except (TypeError, ValueError) as exc:
             message = str(exc)
         else:
-            out.write(line.encode("utf-8", "surrogatepass") + b"\n")
+            out.write(line + "\n")
             continue
         ok = False
         out.flush()  # the output so far comes before the message
-        _err(f"{shown}:{lineno}: {message}")
+        stderr_line(f"{shown}:{lineno}: {message}")
         if errors == "fail":
             raise _Stop
         if errors == "keep":
-            out.write(raw if raw.endswith(b"\n") else raw + b"\n")
+            out.write_bytes(raw if raw.endswith(b"\n") else raw + b"\n")
     return ok
 
 
-def _binary(stream: Any) -> BinaryIO:
-    """The byte stream under a text stream (tests may swap in a ``BytesIO``)."""
-    buffer: BinaryIO = getattr(stream, "buffer", stream)
-    return buffer
-
-
-def _silence_stdout() -> None:
+def _run(argv: list[str]) -> int:
+    parser = _parser()
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    except (OSError, ValueError, AttributeError):
-        pass
+        args = parser.parse_args(argv)
+        options = _think_options(args)
+    except UsageError as exc:
+        stderr_line(f"{PROG}: error: convert: {exc} (see '{COMMAND} --help')")
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help
+        return exc.code if isinstance(exc.code, int) else EXIT_OK
+    out = Stdout(stdout_binary())
+    status = EXIT_OK
+    try:
+        for name in args.files or ["-"]:
+            if name == "-":
+                ok = _run_file(sys.stdin.buffer, STDIN_NAME, args, options, out)
+            else:
+                try:
+                    stream = open(name, "rb")  # noqa: SIM115 - closed below
+                    stream.peek(1)  # a directory fails here, not in the middle of the output
+                except OSError as exc:  # cannot open (missing, directory, permission)
+                    out.flush()
+                    stderr_line(f"{PROG}: {name}: {exc.strerror or exc}")
+                    status = EXIT_USAGE
+                    continue
+                with stream:
+                    ok = _run_file(stream, name, args, options, out)
+            if not ok and status == EXIT_OK:
+                status = EXIT_INPUT
+    except _Stop:
+        out.flush()
+        return EXIT_INPUT
+    out.flush()
+    return status
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -223,46 +216,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         The exit status: 0, 1 (a record could not be converted), 2 (usage, or an input that
         cannot be opened), 130 (Ctrl-C) or 141 (closed output pipe).
     """
-    try:
-        args = _parser().parse_args(sys.argv[1:] if argv is None else list(argv))
-        options = _think_options(args)
-    except _UsageError as exc:
-        _err(f"convert: {exc} (see '{PROG} --help')")
-        return EXIT_USAGE
-    out = _Out(_binary(sys.stdout))
-    status = EXIT_OK
-    try:
-        for name in args.files or ["-"]:
-            if name == "-":
-                ok = _run_file(
-                    _binary(sys.stdin), "<stdin>", args, options, out
-                )
-            else:
-                try:
-                    stream = open(name, "rb")  # noqa: SIM115 - closed below
-                except OSError as exc:
-                    _err(f"{name}: {exc.strerror or exc}")
-                    status = max(status, EXIT_USAGE)
-                    continue
-                with stream:
-                    try:
-                        ok = _run_file(stream, name, args, options, out)
-                    except IsADirectoryError:
-                        _err(f"{name}: Is a directory")
-                        status = max(status, EXIT_USAGE)
-                        continue
-            if not ok:
-                status = max(status, EXIT_INPUT) if status != EXIT_USAGE else status
-        out.flush()
-    except _Stop:
-        out.flush()
-        return EXIT_INPUT
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        _silence_stdout()
-        return EXIT_PIPE
-    return status
+    args = list(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda: _run(args))
 
 
 if __name__ == "__main__":
