@@ -260,3 +260,54 @@ def test_arrow_normalize_chunked_and_options(pa: Any) -> None:
         arrow.normalize(column, provider="nope")
     with pytest.raises(TypeError, match="unexpected keyword"):
         arrow.normalize(column, colour=1)
+
+
+RESPONSE = st.one_of(
+    st.builds(
+        lambda c, r: {
+            "choices": [{"message": {"content": c, **({} if r is None else {"reasoning": r})}}]
+        },
+        TEXT,
+        st.one_of(st.none(), TEXT),
+    ),
+    st.builds(
+        lambda t, v: {
+            "type": "message",
+            "content": [{"type": "thinking", "thinking": t}, {"type": "text", "text": v}],
+        },
+        TEXT,
+        TEXT,
+    ),
+    st.builds(lambda c: {"choices": [{"message": {"content": c}}]}, st.integers()),
+)
+JSON_ROWS = st.lists(
+    st.one_of(
+        st.none(),
+        RESPONSE.map(json.dumps),
+        st.text(max_size=8).filter(lambda s: not s.lstrip().startswith("[")),
+    ),
+    max_size=12,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON_ROWS)
+def test_arrow_normalize_equals_normalize(pa: Any, rows: list[Optional[str]]) -> None:
+    # C4: each row equals normalize(json.loads(row)); a row it cannot read gives an error field
+    from thinkparse import arrow
+
+    got = arrow.normalize(pa.array(rows, pa.string())).to_pylist()
+    for text, row in zip(rows, got):
+        if text is None:
+            assert row == {**NULLS, "error": None}
+            continue
+        try:
+            value = json.loads(text)
+            want = record(normalize_one(value)) if isinstance(value, dict) else None
+        except (ValueError, TypeError):
+            want = None
+        if want is None:
+            assert {k: v for k, v in row.items() if k != "error"} == NULLS
+            assert isinstance(row["error"], str) and row["error"]
+        else:
+            assert row == want
