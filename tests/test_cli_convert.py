@@ -175,3 +175,10 @@ def test_constant_memory(tmp_path: Path) -> None:
         assert status == "0"
         peaks.append(int(peak))
     assert peaks[1] < peaks[0] * 1.5  # 20x the records, not 20x the memory
+
+
+def test_choices_are_the_library_values() -> None:
+    import thinkparse._convert as library
+    import thinkparse.cli.convert as command
+
+    assert (command.TARGETS, command.KEEPS) == (library.TARGETS, library.KEEPS)

@@ -19,10 +19,12 @@ Row = Callable[[str], tuple[str, Optional[str]]]
 def row_splitter(options: dict[str, Any]) -> Row:
     """A function giving ``(visible, reasoning)`` of one text, equal to ``split_think``.
 
-    ``split_think`` checks its options on every call, which costs more than scanning a short
-    row; here they are checked once.  Each row gets a scanner of its own (the same one
-    ``split_think`` builds) and reads the two private scanner attributes ``split_think`` reads
-    (``_had_block``, #t9, and ``_orphan_at``, #t10).  The rare row whose first tag is an orphan
+    ``split_think`` checks its options on every call and then builds a scanner, which checks
+    them again; here they are checked once, and with the default options (or only
+    ``start_in_reasoning="auto"``) each row's scanner is built without any (about 2x faster
+    per 1 KB row than calling ``split_think``).  Each row gets a scanner of its own (the one
+    ``split_think`` builds) and reads the two scanner properties ``split_think`` reads
+    (``had_block``, #t9, and ``orphan_at``, #t10).  The rare row whose first tag is an orphan
     closer under ``start_in_reasoning="auto"``, and any option set with a ``preset``, go
     through ``split_think`` itself.
 
@@ -42,17 +44,14 @@ def row_splitter(options: dict[str, Any]) -> Row:
     scan_options = options
     if auto:
         scan_options = {k: v for k, v in options.items() if k != "start_in_reasoning"}
-    probe = ThinkScanner(**scan_options)
-    if not (hasattr(probe, "_had_block") and hasattr(probe, "_orphan_at")):
-        return slow  # pragma: no cover - a scanner without them
 
     def fast(text: str) -> tuple[str, Optional[str]]:
         scanner = ThinkScanner(**scan_options)
         v1, r1 = scanner.feed(text)
         v2, r2 = scanner.close()
-        if auto and scanner._orphan_at >= 0:
+        if auto and scanner.orphan_at is not None:
             return slow(text)
-        return v1 + v2, (r1 + r2 if scanner._had_block else None)
+        return v1 + v2, (r1 + r2 if scanner.had_block else None)
 
     return fast
 

@@ -27,8 +27,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any, BinaryIO, NoReturn, Optional
 
-from thinkparse._convert import KEEPS, TARGETS, convert_trace
-from thinkparse.cli._common import (
+from .. import convert_trace
+from ._common import (
     EXIT_INPUT,
     EXIT_OK,
     EXIT_USAGE,
@@ -44,6 +44,9 @@ from thinkparse.cli._common import (
 COMMAND = f"{PROG} convert"
 _DECODE = json.JSONDecoder().decode
 _ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+#: The values ``convert_trace`` takes for ``to`` and ``keep`` (#c2).
+TARGETS = ("reasoning_content", "reasoning", "think_tags", "content_blocks", "none")
+KEEPS = ("all", "last", "none")
 _SHAPE = 'a record must be a JSON array of messages or an object with a "messages" array'
 
 EXAMPLES = """\
