@@ -4,8 +4,9 @@
 The function is an Arrow UDF (``pyspark.sql.functions.arrow_udf``, Spark 4.1 and later): the
 Python worker receives each batch as a ``pyarrow.Array`` and returns the struct array of
 :func:`thinkparse.arrow.split_think`, with no pandas conversion in between; rows equal
-:func:`thinkparse.split_think` (#c4).  On older Spark it falls back to a ``pandas_udf``.
-``mapInArrow`` would be as fast but works on whole DataFrames, not on a column expression.
+:func:`thinkparse.split_think` (#c4).  A ``pandas_udf`` would add a pandas conversion each
+way; ``mapInArrow`` is as fast but works on whole DataFrames, not on a column expression.
+The Python workers need thinkparse and pyarrow installed (``PYSPARK_PYTHON``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def split_think(col: Any, /, **options: Any) -> Any:
 
     Raises:
         ValueError: an invalid option, named in the message.
-        ImportError: pyspark (or pyarrow) is not installed.
+        ImportError: pyspark (4.1 or later) or pyarrow is not installed.
     """
     try:
         from pyspark.sql import functions as F
@@ -37,26 +38,16 @@ def split_think(col: Any, /, **options: Any) -> Any:
         raise ImportError(
             "thinkparse.spark needs pyspark: pip install 'thinkparse[spark]'"
         ) from None
+    if not hasattr(F, "arrow_udf"):
+        raise ImportError("thinkparse.spark needs Spark 4.1 or later (functions.arrow_udf)")
     _split_one("", **options)
-    if hasattr(F, "arrow_udf"):
-        import pyarrow as pa
+    import pyarrow as pa
 
-        def arrow_batch(texts: Any) -> Any:
-            from thinkparse import arrow
+    def arrow_batch(texts: Any) -> Any:
+        from thinkparse import arrow
 
-            return arrow.split_think(texts, **options)
+        return arrow.split_think(texts, **options)
 
-        # Spark reads the UDF kind from the hints: Array -> Array is a scalar Arrow UDF.
-        arrow_batch.__annotations__ = {"texts": pa.Array, "return": pa.Array}
-        return F.arrow_udf(arrow_batch, RETURN_TYPE)(col)
-
-    def pandas_batch(texts: Any) -> Any:  # pragma: no cover - Spark before 4.1
-        import pandas as pd
-
-        from thinkparse import split_think_many
-
-        rows = [None if not isinstance(t, str) else t for t in texts]
-        visible, reasoning = split_think_many(rows, **options)
-        return pd.DataFrame({"visible": visible, "reasoning": reasoning})
-
-    return F.pandas_udf(pandas_batch, RETURN_TYPE)(col)  # pragma: no cover
+    # Spark reads the UDF kind from the hints: Array -> Array is a scalar Arrow UDF.
+    arrow_batch.__annotations__ = {"texts": pa.Array, "return": pa.Array}
+    return F.arrow_udf(arrow_batch, RETURN_TYPE)(col)
