@@ -11,6 +11,8 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._html import render_html, render_script
+from ._html_page import render_page
 from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
@@ -18,13 +20,14 @@ from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
 from ._spec import PRESET_NAMES
 from ._sse import aiter_sse, iter_sse
 from ._think import aiter_think, iter_think, split_think, strip_think
-from ._types import Delta, Extraction, Parsed, Split, Usage
+from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
     StreamNormalizer,
     normalize,
     reasoning_from_trace,
     split_harmony,
     split_trace,
+    to_message,
 )
 
 __version__ = "0.1.0"
@@ -37,6 +40,7 @@ __all__ = [
     "DeltaStream",
     "Extraction",
     "Parsed",
+    "ReasoningBlock",
     "ResponseShapeError",
     "ScannerClosedError",
     "Split",
@@ -56,10 +60,14 @@ __all__ = [
     "parse",
     "preset_for_model",
     "reasoning_from_trace",
+    "render_html",
+    "render_page",
+    "render_script",
     "split_harmony",
     "split_think",
     "split_think_many",
     "split_trace",
     "stream_deltas",
     "strip_think",
+    "to_message",
 ]

@@ -7,10 +7,14 @@ dataclasses.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from ._spec import CHARS_PER_TOKEN
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .providers._turn import Turn
 
 
 class Delta(tuple):  # type: ignore[type-arg]
@@ -50,7 +54,7 @@ class Delta(tuple):  # type: ignore[type-arg]
 EMPTY_DELTA = Delta("", "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Parsed:
     """Result of :func:`thinkparse.parse` (SPEC section 2)."""
 
@@ -60,15 +64,44 @@ class Parsed:
     """The block's inside, stripped (R4); ``None`` when no block was extracted (R3)."""
     tokens_est: int
     """``ceil(len(reasoning) / 4)``; 0 when ``reasoning`` is ``None`` (R6)."""
+    blocks: tuple[str, ...] = ()
+    """Each complete block's stripped text, in order, empty ones included (R8).
+
+    ``()`` exactly when ``reasoning`` is ``None``; a ``Parsed`` built with a reasoning and no
+    blocks gets ``(reasoning,)``, the single-block form.
+    """
+    redactions: int = 0
+    """How many outermost ``<REDACTED>`` sections were replaced (R7)."""
+
+    def __post_init__(self) -> None:
+        if not self.blocks and self.reasoning is not None:
+            object.__setattr__(self, "blocks", (self.reasoning,))
+
+    def __repr__(self) -> str:
+        extra = ""
+        if len(self.blocks) > 1:
+            extra += f", blocks={self.blocks!r}"
+        if self.redactions:
+            extra += f", redactions={self.redactions!r}"
+        return (
+            f"Parsed(visible={self.visible!r}, reasoning={self.reasoning!r}, "
+            f"tokens_est={self.tokens_est!r}{extra})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """``{"visible": ..., "reasoning": {"text": ..., "tokensEst": ...}}``.
 
-        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.
+        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.  With two or more
+        blocks (R8) it also has ``"blocks": [{"text": ..., "tokensEst": ...}, ...]``; one block
+        is the single-block form, so both modes agree on a message with one balanced block.
         """
         out: dict[str, Any] = {"visible": self.visible}
         if self.reasoning is not None:
             out["reasoning"] = {"text": self.reasoning, "tokensEst": self.tokens_est}
+            if len(self.blocks) > 1:
+                out["reasoning"]["blocks"] = [
+                    {"text": b, "tokensEst": tokens_estimate(b)} for b in self.blocks
+                ]
         return out
 
 
@@ -96,6 +129,39 @@ class Usage:
     """Total as reported."""
 
 
+BlockKind = Literal["text", "summary", "opaque"]
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """One reasoning item of a turn, readable or not, with its wire form (docs/behaviour.md#x1).
+
+    Equality and hash compare every field but the wire form (it may be large; compare
+    ``wire`` explicitly where it matters).
+    """
+
+    kind: BlockKind
+    """``"text"`` (readable raw reasoning), ``"summary"`` (a readable summary) or ``"opaque"``."""
+    text: str
+    """The readable text; ``""`` when opaque."""
+    signature: Optional[str] = None
+    """Anthropic/Bedrock signature, Gemini thought signature, OpenRouter signature."""
+    data: Optional[str] = None
+    """Opaque payload: Anthropic redacted ``data``, Bedrock ``redactedContent``, Responses
+    ``encrypted_content``, OpenRouter ``reasoning.encrypted`` ``data``."""
+    id: Optional[str] = None
+    """Responses item id, OpenRouter detail id."""
+    provider: str = ""
+    """The family the block came from."""
+    _wire: Any = field(default=None, repr=False, compare=False, hash=False)
+
+    @property
+    def wire(self) -> dict[str, Any]:
+        """A new deep copy of the item as received (JSON-compatible), at every access."""
+        w = self._wire
+        return copy.deepcopy(w) if w is not None else {}
+
+
 @dataclass(frozen=True)
 class Extraction:
     """A provider response reduced to answer and reasoning (SPEC section 6)."""
@@ -118,6 +184,42 @@ class Extraction:
     """``"field"``, ``"blocks"``, ``"tags"``, ``"harmony"`` or ``"none"`` (P11)."""
     usage: Usage = field(default_factory=Usage)
     """Token usage (P12)."""
+    finish_reason: Optional[str] = field(default=None, compare=False)
+    """Why generation stopped, as the provider reported it (``finish_reason``,
+    ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
+    Left out of equality, like the decoded turn: two results that say the same are equal."""
+    _turn: Optional[Turn] = field(default=None, compare=False, repr=False, hash=False)
+
+    @property
+    def blocks(self) -> tuple[ReasoningBlock, ...]:
+        """Every reasoning item of the turn in wire order (see docs/behaviour.md#x1).
+
+        Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
+        """
+        t = self._turn
+        return t.blocks if t is not None else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The flat record the CLI's ``--json`` writes (W4).
+
+        Returns:
+            ``{"visible", "reasoning", "tokens_est", "provider", "format",
+            "reasoning_tokens", "redacted"}``.
+        """
+        return {
+            "visible": self.visible,
+            "reasoning": self.reasoning,
+            "tokens_est": self.tokens_est,
+            "provider": self.provider,
+            "format": self.format,
+            "reasoning_tokens": self.reasoning_tokens,
+            "redacted": self.redacted,
+        }
+
+
+def turn_of(x: Extraction) -> Optional[Turn]:
+    """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
+    return x._turn
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:

@@ -42,7 +42,8 @@ from ._inputs import (
 from ._jsonl import run_jsonl
 from ._live import run_stream
 from ._options import Settings
-from ._output import Context
+from ._output import Context, each_choice
+from ._parquet import is_parquet, run_parquet
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
@@ -63,6 +64,10 @@ def run(settings: Settings) -> int:
     try:
         if settings.args.stream:
             run_stream(ctx, files[0])
+        elif settings.args.jobs != 1:
+            from ._jobs import cpu_count, run_jobs
+
+            run_jobs(ctx, files, settings.args.jobs or cpu_count())
         else:
             for name in files:
                 one_file(ctx, name)
@@ -76,6 +81,11 @@ def run(settings: Settings) -> int:
 def one_file(ctx: Context, name: str) -> None:
     """Process one FILE argument; report its problems and go on."""
     try:
+        if is_parquet(name, ctx.args.format):
+            run_parquet(ctx, name)
+            return
+        if ctx.args.output and ctx.args.output.lower().endswith(".parquet"):
+            raise UsageError(f"{name}: --output FILE.parquet needs Parquet input")
         stream, shown, owned = open_input(name)
         try:
             _process(ctx, stream, shown, name)
@@ -139,12 +149,14 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
 def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
     if kind == "json":
         _provider_value(ctx, load_json(text, shown), shown)
-    elif kind == "harmony":
+        return
+    ctx.settings.text_input(shown)
+    if kind == "harmony":
         ctx.emit(shown, split_harmony(text))
     elif kind == "reasoning-block" or (
         kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
     ):
-        ctx.emit(shown, parse(text))
+        ctx.emit(shown, parse(text, redact=not ctx.args.no_redact))
     else:
         ctx.emit(shown, split_think(text, **ctx.settings.text_options))
 
@@ -160,10 +172,12 @@ def _text_input(
         survey = Survey(source, settings.text_options, want_mark)
         if kind is None and JSON_START.match(survey.lead):
             _whole_text(ctx, source.whole(), shown, "json")
-        elif survey.has_mark:
-            ctx.emit(shown, parse(source.whole()))
         else:
-            emit_streamed(ctx, source, shown, survey)
+            settings.text_input(shown)
+            if survey.has_mark:
+                ctx.emit(shown, parse(source.whole(), redact=not ctx.args.no_redact))
+            else:
+                emit_streamed(ctx, source, shown, survey)
     finally:
         source.close()
 
@@ -172,6 +186,10 @@ def _provider_value(ctx: Context, value: Any, shown: str) -> None:
     if isinstance(value, dict):
         options = ctx.settings.options_for_responses(shown)
         try:
+            if ctx.args.all_choices:
+                for index, one in each_choice(value, ctx.settings.provider, options):
+                    ctx.emit(shown, one, index)
+                return
             ex = normalize(value, provider=ctx.settings.provider, **options)
         except (ThinkParseError, ValueError) as exc:
             raise InputError(f"{shown}: {exc}") from None
@@ -187,7 +205,16 @@ def _provider_value(ctx: Context, value: Any, shown: str) -> None:
 
 def _normalizer(ctx: Context, shown: str) -> Any:
     try:
-        return StreamNormalizer(provider=ctx.settings.provider, **ctx.settings.stream_options)
+        settings = ctx.settings
+        if settings.args.all_choices:
+            raise InputError(
+                f"{shown}: --all-choices applies to single responses and JSON Lines records, "
+                "not to event streams (use --choice N)",
+                2,
+            )
+        return StreamNormalizer(
+            provider=settings.provider, **settings.stream_options, **settings.choice_options
+        )
     except (TypeError, ValueError) as exc:
         raise InputError(f"{shown}: {exc}") from None
 
