@@ -256,6 +256,11 @@ def test_arrow_normalize_chunked_and_options(pa: Any) -> None:
     assert isinstance(out, pa.ChunkedArray) and [len(c) for c in out.chunks] == [1, 1]
     assert out.type.field("visible").type == t
     assert out.to_pylist()[0] == record(normalize_one(CHAT))
+    two = {"choices": [{"message": {"content": "a"}}, {"message": {"content": "[T]r[/T]b"}}]}
+    rows = pa.array([json.dumps(two)])
+    options = {"choice": 1, "delimiters": [("[T]", "[/T]")]}
+    assert arrow.normalize(rows, **options).to_pylist() == [record(normalize_one(two, **options))]
+    assert arrow.normalize(rows, **options).to_pylist()[0]["reasoning"] == "r"
     with pytest.raises(ValueError, match="nope"):
         arrow.normalize(column, provider="nope")
     with pytest.raises(TypeError, match="unexpected keyword"):
