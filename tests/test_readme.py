@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from _support import require
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 BLOCKS = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
@@ -18,6 +19,10 @@ def test_readme_has_examples() -> None:
 
 @pytest.mark.parametrize("index", range(len(BLOCKS)))
 def test_readme_example(index: int) -> None:
+    # A block that needs optional packages says so on a ">>> # requires: a, b" line.
+    for names in re.findall(r"^>>> # requires: (.+)$", BLOCKS[index], re.M):
+        for name in names.split(","):
+            require(name.strip(), "THINKPARSE_REQUIRE_ENGINES")
     parser = doctest.DocTestParser()
     test = parser.get_doctest(BLOCKS[index], {}, f"README block {index}", str(README), 0)
     assert test.examples, "a README python block without >>> examples"

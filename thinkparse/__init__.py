@@ -3,7 +3,9 @@
 Re-exports only; see the modules for the logic.
 """
 
+from ._columns import split_think_many
 from ._context import ReasoningContext, Segment
+from ._convert import convert_trace
 from ._errors import (
     ResponseShapeError,
     ScannerClosedError,
@@ -55,6 +57,7 @@ __all__ = [
     "aiter_sse",
     "aiter_think",
     "astream_deltas",
+    "convert_trace",
     "iter_sse",
     "iter_think",
     "normalize",
@@ -66,6 +69,7 @@ __all__ = [
     "render_script",
     "split_harmony",
     "split_think",
+    "split_think_many",
     "split_trace",
     "stream_deltas",
     "strip_think",

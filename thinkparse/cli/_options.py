@@ -143,12 +143,27 @@ class Settings:
                 "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, "
                 f"--model, --no-code-aware, --max-tentative) do not apply to --format {a.format}"
             )
-        if a.key is not None and a.format not in (None, "jsonl"):
+        parquet_out = a.output is not None and a.output.lower().endswith(".parquet")
+        if parquet_out and (
+            len(self.files) != 1 or a.stream or a.html or a.jobs != 1 or a.json or a.reasoning
+        ):
+            raise UsageError(
+                "--output FILE.parquet takes one Parquet input (without --stream, --html, "
+                "--jobs, --json or --reasoning)"
+            )
+        if a.column is not None and (
+            a.stream or a.format not in (None, "parquet", "think", "reasoning-block")
+        ):
+            raise UsageError("--column applies to Parquet input")
+        if a.key is not None and a.format not in (None, "jsonl", "parquet"):
             raise UsageError(f"--key applies to JSON Lines input, not --format {a.format}")
         if a.choice is not None and a.all_choices:
             raise UsageError("--choice and --all-choices cannot be combined")
         if (a.choice is not None or a.all_choices) and a.format in (
-            "text", "think", "harmony", "reasoning-block"
+            "text",
+            "think",
+            "harmony",
+            "reasoning-block",
         ):
             raise UsageError(f"--choice and --all-choices do not apply to --format {a.format}")
         if a.all_choices and a.stream:

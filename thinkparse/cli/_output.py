@@ -46,7 +46,9 @@ class Context:
         self.out_file: Any = None
         if sink is not None:  # a worker process: output collected for the parent
             self.stdout = Stdout(sink)
-        elif settings.args.output is not None:
+        elif settings.args.output is not None and not settings.args.output.lower().endswith(
+            ".parquet"
+        ):  # a Parquet output is written by the Parquet reader
             try:
                 self.out_file = open(settings.args.output, "wb")  # noqa: SIM115
             except OSError as exc:
@@ -132,9 +134,7 @@ def each_choice(
     items = value.get(key) if key is not None else None
     count = len(items) if isinstance(items, list) else 1
     options = {k: v for k, v in options.items() if k != "choice"}
-    more = [
-        (i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)
-    ]
+    more = [(i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)]
     return [(0, first), *more]
 
 

@@ -9,7 +9,7 @@ from typing import NoReturn, Union
 from .. import IMPLEMENTATION, PRESET_NAMES, __version__
 from ._common import PROG, UsageError
 
-FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse")
+FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse", "parquet")
 PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama")
 
 EXAMPLES = """\
@@ -25,6 +25,7 @@ examples:
   thinkparse --format harmony gpt-oss.txt the final channel of raw gpt-oss output
   thinkparse --html -o page.html *.jsonl  one HTML page, reasoning collapsed per record
   thinkparse --jobs 2 big.jsonl > out.jsonl  two worker processes, output in input order
+  thinkparse --column text -o out.parquet in.parquet   adds text__visible, text__reasoning
   thinkparse --html --limit 200 big.jsonl > page.html   200 cards, summary of all records
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
@@ -151,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
         "output stays in input order",
     )
     g.add_argument(
+        "--column",
+        metavar="NAME",
+        help="Parquet input: the text column to split (needs pyarrow)",
+    )
+    g.add_argument(
         "--key",
         metavar="FIELD",
         help="JSON Lines: copy this top-level field of each record into its output record "
@@ -197,7 +203,8 @@ def build_parser() -> argparse.ArgumentParser:
         "-o",
         "--output",
         metavar="FILE",
-        help="write the output to FILE instead of standard output",
+        help="write the output to FILE instead of standard output; FILE.parquet (with "
+        "Parquet input) writes the input's columns plus NAME__visible and NAME__reasoning",
     )
     g.add_argument(
         "--no-progress",

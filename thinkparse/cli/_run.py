@@ -43,6 +43,7 @@ from ._jsonl import run_jsonl
 from ._live import run_stream
 from ._options import Settings
 from ._output import Context, each_choice
+from ._parquet import is_parquet, run_parquet
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
@@ -80,6 +81,11 @@ def run(settings: Settings) -> int:
 def one_file(ctx: Context, name: str) -> None:
     """Process one FILE argument; report its problems and go on."""
     try:
+        if is_parquet(name, ctx.args.format):
+            run_parquet(ctx, name)
+            return
+        if ctx.args.output and ctx.args.output.lower().endswith(".parquet"):
+            raise UsageError(f"{name}: --output FILE.parquet needs Parquet input")
         stream, shown, owned = open_input(name)
         try:
             _process(ctx, stream, shown, name)

@@ -1,0 +1,59 @@
+"""DuckDB: ``split_think`` as a vectorised Arrow function usable from SQL (docs/behaviour.md#c5).
+
+``duckdb`` and ``pyarrow`` are imported when :func:`register` is called
+(``pip install thinkparse[duckdb]``).  DuckDB hands the function whole vectors as Arrow arrays;
+each goes through :func:`thinkparse.arrow.split_think`, so rows equal
+:func:`thinkparse.split_think` (#c4).  Null rows are passed in (special null handling) and give a
+struct whose two fields are null.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._think import split_think as _split_one
+
+
+def register(con: Any, /, *, name: str = "split_think", **options: Any) -> Any:
+    """Register ``name(text) -> STRUCT(visible VARCHAR, reasoning VARCHAR)`` on a connection.
+
+    Args:
+        con: a ``duckdb.DuckDBPyConnection``.
+        name: the SQL function name.
+        **options: options of :func:`thinkparse.split_think`, fixed for this function.
+
+    Returns:
+        ``con``, so calls can be chained.
+
+    Raises:
+        TypeError: ``con`` is not a DuckDB connection, or ``name`` is not a ``str``.
+        ValueError: an invalid option, named in the message.
+        ImportError: duckdb or pyarrow is not installed.
+
+    >>> import duckdb
+    >>> con = register(duckdb.connect())
+    >>> con.sql("SELECT split_think('<think>a</think>B') AS s").fetchall()
+    [({'visible': 'B', 'reasoning': 'a'},)]
+    """
+    try:
+        import duckdb
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "thinkparse.duckdb needs duckdb: pip install 'thinkparse[duckdb]'"
+        ) from None
+    from . import arrow
+
+    if not isinstance(con, duckdb.DuckDBPyConnection):
+        raise TypeError(f"register() takes a DuckDB connection, not {type(con).__name__}")
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a str, not {type(name).__name__}")
+    _split_one("", **options)
+
+    def udf(texts: Any) -> Any:
+        return arrow.split_think(texts, **options)
+
+    struct = duckdb.struct_type({"visible": "VARCHAR", "reasoning": "VARCHAR"})
+    con.create_function(
+        name, udf, ["VARCHAR"], struct, type="arrow", null_handling="special", side_effects=False
+    )
+    return con
