@@ -37,6 +37,7 @@ from ._inputs import (
     looks_like_sse,
     numbered,
     open_input,
+    sse_verdict,
     utf8_error,
 )
 from ._jsonl import run_jsonl
@@ -47,6 +48,8 @@ from ._parquet import is_parquet, run_parquet
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
+#: How far detection reads for an event stream's first data line.
+_SSE_PEEK = 1 << 16
 #: Detection reads at most this much of the first line (a longer first line is not a record).
 _FIRST_LINE = 1 << 25
 
@@ -132,8 +135,19 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
                 break
             head += nxt
         if looks_like_sse(head.lstrip()):
-            _sse_file(ctx, stream, head, shown)
-            return
+            # An event stream only if its first data line holds JSON (W1); read up to it.
+            peeked = [head.lstrip()]
+            verdict = sse_verdict(peeked)
+            while verdict is None and sum(map(len, peeked)) < _SSE_PEEK:
+                nxt = stream.readline(_FIRST_LINE)
+                if not nxt:
+                    break
+                peeked.append(nxt)
+                verdict = sse_verdict(peeked)
+            head = head + b"".join(peeked[1:])
+            if verdict is not False:
+                _sse_file(ctx, stream, head, shown)
+                return
     else:
         head = b""
     if kind in (None, "text", "think") and ctx.pages is None and settings.provider is None:
