@@ -12,7 +12,10 @@ incrementally.  Its kind, unless ``--format`` says (W1, see docs/behaviour.md#w1
 * otherwise text, through one ``ThinkScanner``.  Only the first line is held back to decide, and
   only when it could start one of the two event kinds (``{``, ``d``, ``e``, ``i``, ``r``, ``:``).
 
-Nothing is echoed unparsed: an event that cannot be read is an error (exit 1).
+Nothing is echoed unparsed: an event that cannot be read is an error (exit 1), and so is an
+error event (Anthropic's ``event: error``, an ``{"error": ...}`` event): the output so far is
+kept, the message names the event, the stream is not read further (SSE) and the exit status is
+1 -- a stream cut short by its provider never looks like a success.
 
 Invalid UTF-8 (``--errors strict``): everything valid before the bad byte is decoded, written
 and flushed (the scanner is closed, releasing what it held), then the error is reported with the
@@ -48,6 +51,7 @@ from ._inputs import (
     json_error,
     json_type,
     open_input,
+    provider_error,
     sse_verdict,
     utf8_error,
 )
@@ -290,7 +294,11 @@ def _sse(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
     try:
-        for event in iter_sse(_decoded(ctx, reader, head)):
+        for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
+            error = provider_error(event)
+            if error is not None:
+                ctx.fail(f"{shown}: event {n}: the provider reported an error: {error}")
+                break
             try:
                 writer.delta(normalizer.feed(event))
             except (ThinkParseError, ValueError) as exc:
@@ -359,6 +367,10 @@ def _event_line(
         return
     if type(event) is not dict:
         ctx.fail(f"{shown}:{lineno}: an event must be a JSON object, not {json_type(event)}")
+        return
+    error = provider_error(event)
+    if error is not None:
+        ctx.fail(f"{shown}:{lineno}: the provider reported an error: {error}")
         return
     try:
         delta = normalizer.feed(event)

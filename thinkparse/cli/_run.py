@@ -37,6 +37,7 @@ from ._inputs import (
     looks_like_sse,
     numbered,
     open_input,
+    provider_error,
     sse_verdict,
     utf8_error,
 )
@@ -250,6 +251,9 @@ def _event_array(ctx: Context, events: list[Any], shown: str) -> Extraction:
             )
     normalizer = _normalizer(ctx, shown)
     for i, event in enumerate(events):
+        error = provider_error(event)
+        if error is not None:
+            raise InputError(f"{shown}: event [{i}]: the provider reported an error: {error}")
         try:
             normalizer.feed(event)
         except (ThinkParseError, ValueError) as exc:
@@ -291,6 +295,9 @@ def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
     normalizer = _normalizer(ctx, shown)
     try:
         for n, event in enumerate(iter_sse(chunks()), 1):
+            error = provider_error(event)
+            if error is not None:
+                raise InputError(f"{shown}: event {n}: the provider reported an error: {error}")
             try:
                 normalizer.feed(event)
             except (ThinkParseError, ValueError) as exc:
