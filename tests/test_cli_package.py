@@ -376,3 +376,16 @@ def test_choice_where_meaningless(tmp_path: Path) -> None:
         "not to text\n",
         2,
     )
+
+
+def test_stream_invalid_utf8_in_one_read_keeps_the_text_before() -> None:
+    # Section 7: everything valid before the bad byte is written (the scanner's held text too),
+    # then the error with its offset; --errors replace loses nothing.
+    data = b"<think>plan</think>Hello <thi\xffrest"
+    check_cli(
+        run("--stream", stdin=data),
+        "Hello <thi\n",
+        "<stdin>: invalid UTF-8 at byte offset 29 (--errors replace substitutes U+FFFD)\n",
+        1,
+    )
+    check_cli(run("--stream", "--errors", "replace", stdin=data), "Hello <thi\ufffdrest\n")

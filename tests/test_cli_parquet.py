@@ -77,3 +77,12 @@ def test_parquet_errors(table: Path, tmp_path: Path) -> None:
     bad.write_bytes(b"not parquet")
     proc = run("--column", "text", bad)
     assert proc.returncode == 1 and proc.stderr.startswith(f"{bad}: not a Parquet file".encode())
+
+
+def test_parquet_html_cards(table: Path, tmp_path: Path) -> None:
+    # H2: --html renders Parquet rows too (null rows have no card).
+    out = tmp_path / "page.html"
+    check_cli(run("--column", "text", "--html", "-o", out, table), "")
+    page = out.read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") and f"{table}:0" in page and f"{table}:2" in page
+    assert f"{table}:1<" not in page

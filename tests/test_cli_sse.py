@@ -150,3 +150,45 @@ def test_orphan_closer_hint_on_a_terminal() -> None:
     assert (out, err) == (b"planans\n", "")
     # Not a terminal: no hint.
     check_cli(run("--stream", stdin=b"plan</think>answer"), "plananswer\n")
+
+
+def test_text_starting_like_a_field_line_is_text(tmp_path: Path) -> None:
+    # W1: SSE only when the first data line holds JSON; an answer starting "data:" is text.
+    body = b"data: the results show\nmore text\n"
+    check_cli(run("--stream", stdin=body), body.decode())
+    f = tmp_path / "d.txt"
+    f.write_bytes(body)
+    check_cli(run(f), body.decode())
+    # Comments and event names before the first data line are read past.
+    events = b': hi\nevent: x\nid: 1\ndata: {"choices":[{"delta":{"content":"ok"}}]}\n\n'
+    check_cli(run("--stream", stdin=events), "ok\n")
+    f.write_bytes(events)
+    check_cli(run(f), "ok\n")
+
+
+def test_error_events_are_errors(tmp_path: Path) -> None:
+    # W1: a provider's error event ends the stream with exit 1, never a silent success.
+    start = ANTHROPIC["events"][:4]
+    body = sse(start) + (
+        b'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", '
+        b'"message": "Overloaded"}}\n\n'
+    )
+    proc = run("--stream", "-r", stdin=body)
+    assert (proc.stdout, proc.returncode) == (b"I need to find\n", 1)
+    assert proc.stderr == (
+        b"<stdin>: event 5: the provider reported an error: overloaded_error: Overloaded\n"
+    )
+    f = tmp_path / "s.txt"
+    f.write_bytes(body)
+    check_cli(
+        run(f),
+        "",
+        f"{f}: event 5: the provider reported an error: overloaded_error: Overloaded\n",
+        1,
+    )
+    lines = b'{"model": "m", "message": {"role": "assistant", "content": "a"}, "done": false}\n'
+    proc = run("--stream", stdin=lines + b'{"error": "model not found"}\n')
+    assert (proc.returncode, proc.stderr) == (
+        1,
+        b"<stdin>:2: the provider reported an error: model not found\n",
+    )

@@ -4,14 +4,18 @@ Input is read with ``os.read`` (not by lines, not waiting for the end) and decod
 incrementally.  Its kind, unless ``--format`` says (W1, see docs/behaviour.md#w1):
 
 * Server-Sent Events (``curl -N`` output) when the first non-empty line is an event-stream field
-  line (``data:``, ``event:``, ``id:``, ``retry:`` or a ``:`` comment): each event's JSON data
-  goes to one ``StreamNormalizer``;
+  line (``data:``, ``event:``, ``id:``, ``retry:`` or a ``:`` comment) and the first ``data:``
+  line holds JSON or ``[DONE]`` (lines before it are read first, up to 64 KiB): each event's
+  JSON data goes to one ``StreamNormalizer``;
 * JSON event lines (Ollama's NDJSON) when the first non-empty line is a complete JSON object that
   a provider family recognises (P8): one event per line, to one ``StreamNormalizer``;
 * otherwise text, through one ``ThinkScanner``.  Only the first line is held back to decide, and
   only when it could start one of the two event kinds (``{``, ``d``, ``e``, ``i``, ``r``, ``:``).
 
-Nothing is echoed unparsed: an event that cannot be read is an error (exit 1).
+Nothing is echoed unparsed: an event that cannot be read is an error (exit 1), and so is an
+error event (Anthropic's ``event: error``, an ``{"error": ...}`` event): the output so far is
+kept, the message names the event, the stream is not read further (SSE) and the exit status is
+1 -- a stream cut short by its provider never looks like a success.
 
 Invalid UTF-8 (``--errors strict``): everything valid before the bad byte is decoded, written
 and flushed (the scanner is closed, releasing what it held), then the error is reported with the
@@ -41,12 +45,22 @@ from .. import (
     split_think,
 )
 from ._common import InputError
-from ._inputs import SSE_FIELDS, decode_json, json_error, json_type, open_input, utf8_error
+from ._inputs import (
+    SSE_FIELDS,
+    decode_json,
+    json_error,
+    json_type,
+    open_input,
+    provider_error,
+    sse_verdict,
+    utf8_error,
+)
 from ._output import Context
 
 _READ_SIZE = 1 << 16
 
 _HINT_WINDOW = 1 << 16
+_SSE_PEEK = 1 << 16
 HINT = (
     "thinkparse: hint: the text's first tag is a closing </think> (the prompt opened the "
     "block); use --start-in-reasoning, --preset or --model to read what precedes it as reasoning"
@@ -142,10 +156,21 @@ def _detect(ctx: Context, reader: _Reader) -> tuple[bytes, str]:
         first = body.lstrip()
         line, newline, _ = first.partition(b"\n")
         kind = _decide(ctx, line, bool(newline))
+        if kind == "sse" and ctx.args.format is None:
+            # W1: an event stream only if its first data line holds JSON; read up to it.
+            complete = first.split(b"\n")[:-1]
+            verdict = sse_verdict(complete)
+            if verdict is None and len(head) < _SSE_PEEK:
+                kind = None
+            else:
+                kind = "text" if verdict is False else "sse"
         if kind is not None:
             return head, kind
         data = reader.read()
         if not data:
+            lines = first.split(b"\n")
+            if _decide(ctx, line, True) == "sse" and ctx.args.format is None:
+                return head, "text" if sse_verdict(lines) is False else "sse"
             return head, _decide(ctx, line, True) or "text"
         head += data
 
@@ -269,7 +294,11 @@ def _sse(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
     try:
-        for event in iter_sse(_decoded(ctx, reader, head)):
+        for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
+            error = provider_error(event)
+            if error is not None:
+                ctx.fail(f"{shown}: event {n}: the provider reported an error: {error}")
+                break
             try:
                 writer.delta(normalizer.feed(event))
             except (ThinkParseError, ValueError) as exc:
@@ -338,6 +367,10 @@ def _event_line(
         return
     if type(event) is not dict:
         ctx.fail(f"{shown}:{lineno}: an event must be a JSON object, not {json_type(event)}")
+        return
+    error = provider_error(event)
+    if error is not None:
+        ctx.fail(f"{shown}:{lineno}: the provider reported an error: {error}")
         return
     try:
         delta = normalizer.feed(event)

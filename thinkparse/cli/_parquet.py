@@ -7,6 +7,7 @@ batch, in bounded memory (pyarrow, ``thinkparse[arrow]``).
 * ``--output FILE.parquet``: the input's columns plus ``NAME__visible`` and ``NAME__reasoning``
   (strings, null where the input was null or had no reasoning), row groups written as they are
   read.  A name clash with an existing column is a usage error.
+* ``--html``: one card per non-null row, named ``FILE:ROW`` (0-based).
 * Otherwise JSON Lines on the output, one object per row: ``file`` (several files), the ``--key``
   column when given, ``visible``, ``reasoning``, ``tokens_est`` (``null`` fields for a null row).
 * Without pyarrow: exit 2, "install thinkparse[arrow]".  Without ``--column``: exit 2.
@@ -78,9 +79,17 @@ def run_parquet(ctx: Context, name: str) -> None:
     split = _splitter(ctx)
     head = "{" if not ctx.settings.multi else '{"file": ' + encode_json(name) + ", "
     try:
+        row = 0
         for batch in source.iter_batches(batch_size=_BATCH_ROWS):
             texts = batch.column(column).to_pylist()
             results = [None if t is None else split(t) for t in texts]
+            row += len(results)
+            if ctx.pages is not None:  # --html: one card per non-null row, named FILE:ROW
+                first = row - len(results)
+                for i, r in enumerate(results):
+                    if r is not None:
+                        ctx.pages.append((f"{name}:{first + i}", r))
+                continue
             if writer is not None:
                 visible = pa.array([None if r is None else r.visible for r in results], pa.string())
                 reasoning = pa.array(

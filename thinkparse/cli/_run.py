@@ -37,6 +37,8 @@ from ._inputs import (
     looks_like_sse,
     numbered,
     open_input,
+    provider_error,
+    sse_verdict,
     utf8_error,
 )
 from ._jsonl import run_jsonl
@@ -47,6 +49,8 @@ from ._parquet import is_parquet, run_parquet
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
+#: How far detection reads for an event stream's first data line.
+_SSE_PEEK = 1 << 16
 #: Detection reads at most this much of the first line (a longer first line is not a record).
 _FIRST_LINE = 1 << 25
 
@@ -132,8 +136,19 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
                 break
             head += nxt
         if looks_like_sse(head.lstrip()):
-            _sse_file(ctx, stream, head, shown)
-            return
+            # An event stream only if its first data line holds JSON (W1); read up to it.
+            peeked = [head.lstrip()]
+            verdict = sse_verdict(peeked)
+            while verdict is None and sum(map(len, peeked)) < _SSE_PEEK:
+                nxt = stream.readline(_FIRST_LINE)
+                if not nxt:
+                    break
+                peeked.append(nxt)
+                verdict = sse_verdict(peeked)
+            head = head + b"".join(peeked[1:])
+            if verdict is not False:
+                _sse_file(ctx, stream, head, shown)
+                return
     else:
         head = b""
     if kind in (None, "text", "think") and ctx.pages is None and settings.provider is None:
@@ -236,6 +251,9 @@ def _event_array(ctx: Context, events: list[Any], shown: str) -> Extraction:
             )
     normalizer = _normalizer(ctx, shown)
     for i, event in enumerate(events):
+        error = provider_error(event)
+        if error is not None:
+            raise InputError(f"{shown}: event [{i}]: the provider reported an error: {error}")
         try:
             normalizer.feed(event)
         except (ThinkParseError, ValueError) as exc:
@@ -277,6 +295,9 @@ def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
     normalizer = _normalizer(ctx, shown)
     try:
         for n, event in enumerate(iter_sse(chunks()), 1):
+            error = provider_error(event)
+            if error is not None:
+                raise InputError(f"{shown}: event {n}: the provider reported an error: {error}")
             try:
                 normalizer.feed(event)
             except (ThinkParseError, ValueError) as exc:
