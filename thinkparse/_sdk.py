@@ -339,13 +339,14 @@ def stream_deltas(stream: Any, /, **options: Any) -> DeltaStream:
         TypeError: ``stream`` is not a sync stream, or an unknown option.
         ValueError: an invalid option value.
 
-    >>> events = [{"choices": [{"delta": {"content": "<think>plan</think>"}}]},
-    ...           {"choices": [{"delta": {"content": "Hi"}}]}]
-    >>> deltas = stream_deltas(events)
-    >>> [tuple(d) for d in deltas]
-    [('', 'plan'), ('Hi', '')]
-    >>> deltas.result.visible, deltas.result.reasoning
-    ('Hi', 'plan')
+    Examples:
+        >>> events = [{"choices": [{"delta": {"content": "<think>plan</think>"}}]},
+        ...           {"choices": [{"delta": {"content": "Hi"}}]}]
+        >>> deltas = stream_deltas(events)
+        >>> [tuple(d) for d in deltas]
+        [('', 'plan'), ('Hi', '')]
+        >>> deltas.result.visible, deltas.result.reasoning
+        ('Hi', 'plan')
     """
     return DeltaStream(stream, options)
 

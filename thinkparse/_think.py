@@ -180,8 +180,9 @@ def iter_think(
         TypeError: a chunk is not a ``str``, or an option has the wrong type.
         ValueError: an invalid option, named in the message (raised at the first ``next()``).
 
-    >>> [tuple(d) for d in iter_think(["<th", "ink>a</think>", "b"])]
-    [('', 'a'), ('b', '')]
+    Examples:
+        >>> [tuple(d) for d in iter_think(["<th", "ink>a</think>", "b"])]
+        [('', 'a'), ('b', '')]
     """
     scanner = ThinkScanner(
         tags=tags,
