@@ -3,14 +3,18 @@
 Re-exports only; see the modules for the logic.
 """
 
+from ._budget import BudgetEvent, BudgetTracker
 from ._errors import (
     ResponseShapeError,
     ScannerClosedError,
     ThinkParseError,
     UnknownProviderError,
 )
+from ._masking import DEFAULT_MASKER, Masked, mask_secrets
 from ._reasoning_block import parse
+from ._recorder import TraceRecorder
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._store import Trace, TraceStore, TraceStoreError
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
 from .providers import (
@@ -24,9 +28,13 @@ from .providers import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "DEFAULT_MASKER",
     "IMPLEMENTATION",
+    "BudgetEvent",
+    "BudgetTracker",
     "Delta",
     "Extraction",
+    "Masked",
     "Parsed",
     "ResponseShapeError",
     "ScannerClosedError",
@@ -34,11 +42,16 @@ __all__ = [
     "StreamNormalizer",
     "ThinkParseError",
     "ThinkScanner",
+    "Trace",
+    "TraceRecorder",
+    "TraceStore",
+    "TraceStoreError",
     "UnknownProviderError",
     "Usage",
     "__version__",
     "aiter_think",
     "iter_think",
+    "mask_secrets",
     "normalize",
     "parse",
     "reasoning_from_trace",
