@@ -3,6 +3,7 @@ and a local recorded-SSE server for the end-to-end client tests."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import subprocess
@@ -10,6 +11,7 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -142,3 +144,17 @@ class SSEServer:
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=TIMEOUT)
+
+
+# --- optional packages ------------------------------------------------------------------------
+def require(module_name: str, flag: str) -> ModuleType:
+    """Import ``module_name``, or skip the test when it is missing; fail instead when the
+    environment variable ``flag`` is ``"1"`` (CI installs every optional package)."""
+    import pytest
+
+    try:
+        return importlib.import_module(module_name)
+    except ImportError as exc:
+        if os.environ.get(flag) == "1":
+            pytest.fail(f"{module_name} is required under {flag}=1 but cannot be imported: {exc}")
+        pytest.skip(f"{module_name} is not installed")

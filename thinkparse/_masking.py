@@ -221,7 +221,9 @@ _RULES: tuple[tuple[str, _Finder], ...] = tuple(
             "aws_secret_access_key",
             _regex_rule(
                 "aws_secret_access_key",
-                rb"secret(?:_?access)?_?key" + _OPERATOR + rb"(?P<v>[a-z0-9/+]{40})(?![a-z0-9/+=])",
+                rb"secret(?:_?access)?_?key"
+                + _OPERATOR
+                + rb"[\"']?(?P<v>[a-z0-9/+]{40})(?![a-z0-9/+=])",
                 lower=True,
                 value="v",
             ),
@@ -285,7 +287,7 @@ _RULES: tuple[tuple[str, _Finder], ...] = tuple(
             "url_password",
             _regex_rule(
                 "url_password",
-                rb"://[^\s/:@\"'<>]{0,256}:" + _NOT_REDACTED + rb"(?P<v>[^\s/@\"'<>]{1,256})@",
+                rb"://[^\s/:@\"'<>\[\]]{0,256}:" + _NOT_REDACTED + rb"(?P<v>[^\s/@\"'<>]{1,256})@",
                 lower=True,
                 value="v",
             ),
