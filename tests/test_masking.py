@@ -121,7 +121,7 @@ def test_surrogates_survive() -> None:
     assert mask_secrets(text).text == "lone \ud800 surrogate password=[REDACTED:password]"
 
 
-# --- linear time (D2) -------------------------------------------------------------------------------
+# --- linear time (D2) -----------------------------------------------------------------------------
 # Cost per character within 2x from 1 MB to 10 MB: quadratic matching would grow 10x there.  From
 # 100 KB (which fits in the CPU cache) the step is the cache, not the algorithm; the benchmark
 # (benchmarks/bench_traces.py) reports 100 KB, 1 MB and 10 MB side by side.
