@@ -13,20 +13,30 @@ Extensions are wrapped by hand rather than with ``Extension(optional=True)`` bec
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import sys
+from types import ModuleType
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
+def _load_env() -> ModuleType:
+    """``thinkparse/_env.py`` loaded by path: the package itself is not importable yet."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "thinkparse", "_env.py")
+    spec = importlib.util.spec_from_file_location("_thinkparse_env", path)
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"thinkparse: cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-NO_EXTENSIONS = _flag("THINKPARSE_NO_EXTENSIONS")
-REQUIRE_EXTENSIONS = _flag("THINKPARSE_REQUIRE_EXTENSIONS")
+_env = _load_env()
+NO_EXTENSIONS = _env.flag(_env.NO_EXTENSIONS)
+REQUIRE_EXTENSIONS = _env.flag(_env.REQUIRE_EXTENSIONS)
 CPYTHON = platform.python_implementation() == "CPython"
 
 FALLBACK_WARNING = (
@@ -77,6 +87,8 @@ def _extensions() -> list[Extension]:
     ext = Extension(
         "thinkparse._scanner_c",
         ["src_ext/_scanner_c.pyx"],
+        include_dirs=["src_ext"],
+        depends=["src_ext/_search.h"],
         extra_compile_args=compile_args,
     )
     try:

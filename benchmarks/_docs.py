@@ -258,6 +258,9 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     "'</' repeated": lambda n: _repeat("</", n),
     "'<think aaa...' no '>'": lambda n: _repeat("<think " + "a" * 300, n),
     "tentative at the cap": lambda n: _repeat("<think>" + "y" * 9000, n, prefix="x"),
+    # Whitespace held back: before the first visible character (T8) and a block's trailing run.
+    "'\\n' x n, leading": lambda n: "\n" * n,
+    "'\\n' x n, in a block": lambda n: ("<think>a" + "\n" * n)[:n],
 }
 
 

@@ -42,6 +42,8 @@ from thinkparse._spec import (
     LIT_OPEN as _LIT_OPEN,
     MAX_ATTR_CHARS as _MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE as _MAX_CLOSER_SPACE,
+    NOT_INITIALISED,
+    REENTERED,
     SEPARATOR,
     TAG_CLOSE as _TAG_CLOSE,
     TAG_OPEN as _TAG_OPEN,
@@ -64,145 +66,7 @@ cdef extern from "Python.h":
     PyObject *PyTuple_GET_ITEM(object p, Py_ssize_t pos)
     void Py_DECREF(PyObject *o)
 
-cdef extern from *:
-    """
-    #include <string.h>
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    #define TP_HAVE_SSE2 1
-    #endif
-    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-    #include <immintrin.h>
-    #define TP_HAVE_AVX2 1
-    #endif
-
-    typedef struct {
-        unsigned char table[256];   /* membership of characters below 256 */
-        int nb;                     /* how many distinct characters below 256 */
-        unsigned char b[4];         /* the first four of them, for the vector search */
-        int nextra;                 /* characters at or above 256 ... */
-        Py_UCS4 *extra;             /* ... listed here */
-    } tp_charset;
-
-    static inline int tp_ctz(unsigned int x) {
-    #if defined(__GNUC__) || defined(__clang__)
-        return __builtin_ctz(x);
-    #else
-        int n = 0; while (!(x & 1u)) { x >>= 1; n++; } return n;
-    #endif
-    }
-
-    static inline int tp_member(const tp_charset *cs, Py_UCS4 c) {
-        if (c < 256) return cs->table[c];
-        for (int k = 0; k < cs->nextra; k++) if (cs->extra[k] == c) return 1;
-        return 0;
-    }
-
-    #ifdef TP_HAVE_AVX2
-    /* The whole one-byte search for two to four byte values, when the CPU has AVX2: one
-       32-byte step first (markers are often close), then 64 bytes per step, then the tail.
-       One body per set size, so no comparison is repeated. */
-    #define TP_AVX2_FIND(NAME, HITS)                                                        \
-    __attribute__((target("avx2")))                                                         \
-    static Py_ssize_t NAME(const unsigned char *s, Py_ssize_t i, Py_ssize_t end,            \
-                           const tp_charset *cs) {                                          \
-        const __m256i v0 = _mm256_set1_epi8((char)cs->b[0]);                                \
-        const __m256i v1 = _mm256_set1_epi8((char)cs->b[1]);                                \
-        const __m256i v2 = _mm256_set1_epi8((char)cs->b[cs->nb > 2 ? 2 : 1]);               \
-        const __m256i v3 = _mm256_set1_epi8((char)cs->b[cs->nb > 3 ? 3 : 1]);               \
-        (void)v2; (void)v3;                                                                 \
-        if (i + 32 <= end) {                                                                \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            unsigned int m = (unsigned int)_mm256_movemask_epi8(HITS(x));                   \
-            if (m) return i + tp_ctz(m);                                                    \
-            i += 32;                                                                        \
-        }                                                                                   \
-        while (i + 64 <= end) {                                                             \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            __m256i y = _mm256_loadu_si256((const __m256i *)(s + i + 32));                  \
-            __m256i mx = HITS(x), my = HITS(y);                                             \
-            __m256i any = _mm256_or_si256(mx, my);                                          \
-            if (!_mm256_testz_si256(any, any)) {                                            \
-                unsigned int m1 = (unsigned int)_mm256_movemask_epi8(mx);                   \
-                if (m1) return i + tp_ctz(m1);                                              \
-                return i + 32 + tp_ctz((unsigned int)_mm256_movemask_epi8(my));             \
-            }                                                                               \
-            i += 64;                                                                        \
-        }                                                                                   \
-        if (i + 32 <= end) {                                                                \
-            __m256i x = _mm256_loadu_si256((const __m256i *)(s + i));                       \
-            unsigned int m = (unsigned int)_mm256_movemask_epi8(HITS(x));                   \
-            if (m) return i + tp_ctz(m);                                                    \
-            i += 32;                                                                        \
-        }                                                                                   \
-        while (i < end && !cs->table[s[i]]) i++;                                            \
-        return i;                                                                           \
-    }
-    #define TP_HITS2(x) _mm256_or_si256(_mm256_cmpeq_epi8(x, v0), _mm256_cmpeq_epi8(x, v1))
-    #define TP_HITS3(x) _mm256_or_si256(TP_HITS2(x), _mm256_cmpeq_epi8(x, v2))
-    #define TP_HITS4(x) _mm256_or_si256(TP_HITS2(x), \
-            _mm256_or_si256(_mm256_cmpeq_epi8(x, v2), _mm256_cmpeq_epi8(x, v3)))
-    TP_AVX2_FIND(tp_find2_avx2, TP_HITS2)
-    TP_AVX2_FIND(tp_find3_avx2, TP_HITS3)
-    TP_AVX2_FIND(tp_find4_avx2, TP_HITS4)
-    static int tp_use_avx2 = -1;
-    #endif
-
-    /* Index of the first character of s[i:end] in the set, or end. */
-    static Py_ssize_t tp_find(const void *data, int kind, Py_ssize_t i, Py_ssize_t end,
-                              const tp_charset *cs) {
-        if (kind == PyUnicode_1BYTE_KIND) {
-            const unsigned char *s = (const unsigned char *)data;
-            if (cs->nb == 0 || i >= end) return end;
-            if (cs->nb == 1) {
-                const void *p = memchr(s + i, cs->b[0], (size_t)(end - i));
-                return p ? (Py_ssize_t)((const unsigned char *)p - s) : end;
-            }
-    #ifdef TP_HAVE_AVX2
-            if (cs->nb <= 4) {
-                if (tp_use_avx2 < 0) {
-                    __builtin_cpu_init();
-                    tp_use_avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-                }
-                if (tp_use_avx2) {
-                    if (cs->nb == 2) return tp_find2_avx2(s, i, end, cs);
-                    if (cs->nb == 3) return tp_find3_avx2(s, i, end, cs);
-                    return tp_find4_avx2(s, i, end, cs);
-                }
-            }
-    #endif
-    #ifdef TP_HAVE_SSE2
-            if (cs->nb <= 4) {
-                const __m128i v0 = _mm_set1_epi8((char)cs->b[0]);
-                const __m128i v1 = _mm_set1_epi8((char)cs->b[1]);
-                const __m128i v2 = _mm_set1_epi8((char)cs->b[cs->nb > 2 ? 2 : 1]);
-                const __m128i v3 = _mm_set1_epi8((char)cs->b[cs->nb > 3 ? 3 : 1]);
-                while (i + 16 <= end) {
-                    __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-                    __m128i m = _mm_or_si128(
-                        _mm_or_si128(_mm_cmpeq_epi8(x, v0), _mm_cmpeq_epi8(x, v1)),
-                        _mm_or_si128(_mm_cmpeq_epi8(x, v2), _mm_cmpeq_epi8(x, v3)));
-                    unsigned int mask = (unsigned int)_mm_movemask_epi8(m);
-                    if (mask) return i + tp_ctz(mask);
-                    i += 16;
-                }
-            }
-    #endif
-            while (i < end && !cs->table[s[i]]) i++;
-            return i;
-        }
-        if (kind == PyUnicode_2BYTE_KIND) {
-            const Py_UCS2 *s = (const Py_UCS2 *)data;
-            for (; i < end; i++) if (tp_member(cs, s[i])) return i;
-            return end;
-        }
-        {
-            const Py_UCS4 *s = (const Py_UCS4 *)data;
-            for (; i < end; i++) if (tp_member(cs, s[i])) return i;
-            return end;
-        }
-    }
-    """
+cdef extern from "_search.h":
     ctypedef struct tp_charset:
         unsigned char table[256]
         int nb
@@ -478,13 +342,13 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         Tables *t
         # bookkeeping
         object last
-        bint closed, fast
+        bint closed, fast, busy
         Py_ssize_t fed, base
         list ov, orr
         # visible text
         bint produced, lead_tag, last_lf, ls
         Py_ssize_t sp
-        str lead
+        list lead
         object vr_w
         Py_ssize_t vr_a, vr_b
         # code
@@ -494,9 +358,9 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         int fph
         # blocks
         bint r_any, r_started, echo, tag_seen
-        str r_ws
-        readonly bint _had_block
-        readonly Py_ssize_t _orphan_at
+        list r_ws
+        bint had_block_
+        Py_ssize_t orphan_at_
         int *blk_cands
         int blk_nc
         tp_charset *blk_cs
@@ -504,7 +368,6 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         str t_open
         list t_parts
         Py_ssize_t t_count
-        int t_pair
         # held candidate match
         list m_parts
         Py_ssize_t m_len
@@ -517,7 +380,11 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         int mode
 
     def __cinit__(self, *args, **kwargs):
+        # A bare instance (``__new__`` only, or an ``__init__`` that raised) keeps ``t`` NULL:
+        # every entry point checks it and raises instead of reading missing tables.
         self.plan = None
+        self.t = NULL
+        self.busy = False
         self.m_ph = NULL
         self.m_n = NULL
         self.m_used = NULL
@@ -545,14 +412,14 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             if len(_PLANS) >= 256:
                 _PLANS.clear()
             _PLANS[cfg] = plan
-        self.plan = plan
-        self.t = &plan.t
         self.m_cands = NULL
-        self.m_ph = <int *>PyMem_Malloc(self.t.nc * sizeof(int))
-        self.m_n = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
-        self.m_used = <Py_ssize_t *>PyMem_Malloc(self.t.nc * sizeof(Py_ssize_t))
+        self.m_ph = <int *>PyMem_Malloc(plan.t.nc * sizeof(int))
+        self.m_n = <Py_ssize_t *>PyMem_Malloc(plan.t.nc * sizeof(Py_ssize_t))
+        self.m_used = <Py_ssize_t *>PyMem_Malloc(plan.t.nc * sizeof(Py_ssize_t))
         if self.m_ph == NULL or self.m_n == NULL or self.m_used == NULL:
             raise MemoryError()
+        self.plan = plan
+        self.t = &plan.t
         self.last = None
         self.closed = False
         self.fast = False
@@ -565,7 +432,7 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         self.last_lf = False
         self.ls = True
         self.sp = 0
-        self.lead = ""
+        self.lead = []
         self.vr_w = None
         self.bt_ls = False
         self.code_n = 0
@@ -577,15 +444,14 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         self.fsp = 0
         self.r_any = False
         self.r_started = False
-        self.r_ws = ""
+        self.r_ws = []
         self.echo = False
-        self._had_block = False
+        self.had_block_ = False
         self.tag_seen = False
-        self._orphan_at = -1
+        self.orphan_at_ = -1
         self.t_open = ""
         self.t_parts = []
         self.t_count = 0
-        self.t_pair = 0
         self.m_parts = []
         self.m_len = 0
         self.m_last = 0
@@ -618,8 +484,13 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         Raises:
             TypeError: ``chunk`` is not a ``str``.
             ScannerClosedError: the scanner was closed.
+            RuntimeError: the scanner was never initialised, or this call started while
+                another ``feed()``/``close()`` of the same scanner was still running.
         """
         cdef Py_ssize_t n, base
+        cdef object delta
+        if self.t == NULL:
+            raise RuntimeError(NOT_INITIALISED)
         if self.fast and PyUnicode_CheckExact(chunk):
             n = PyUnicode_GET_LENGTH(chunk)
             if tp_find(PyUnicode_DATA(chunk), PyUnicode_KIND(chunk), 0, n,
@@ -634,39 +505,102 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             raise TypeError(f"feed() takes a str chunk, not {type(chunk).__name__}")
         if self.closed:
             raise ScannerClosedError("feed() after close(): this scanner has finished")
-        base = self.fed
-        self.fed = base + PyUnicode_GET_LENGTH(chunk)
-        if self.m_parts:
-            self._continue_match(<str>chunk, base, False)
-        else:
-            self.base = base
-            self._run(<str>chunk, 0, False)
-        self.fast = self.mode == M_VIS and self.produced and not self.m_parts
-        return self._result(self._vis_out(), self._out(self.orr))
+        if self.busy:
+            raise RuntimeError(REENTERED)
+        # Any allocation below can run Python code (a finalizer, another thread): while busy,
+        # the fast path is off and every entry point raises, so no state changes under us.
+        self.busy = True
+        self.fast = False
+        try:
+            base = self.fed
+            self.fed = base + PyUnicode_GET_LENGTH(chunk)
+            if self.m_parts:
+                self._continue_match(<str>chunk, base, False)
+            else:
+                self.base = base
+                self._run(<str>chunk, 0, False)
+            delta = self._result(self._vis_out(), self._out(self.orr))
+            self.fast = self.mode == M_VIS and self.produced and not self.m_parts
+        finally:
+            self.busy = False
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
 
         Returns:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
+
+        Raises:
+            RuntimeError: the scanner was never initialised, or this call started while a
+                ``feed()`` of the same scanner was still running.
         """
+        if self.t == NULL:
+            raise RuntimeError(NOT_INITIALISED)
         if self.closed:
             return _EMPTY
+        if self.busy:
+            raise RuntimeError(REENTERED)
+        self.busy = True
         self.closed = True
         self.fast = False
-        if self.m_parts:
-            self._continue_match("", self.fed, True)
-        if self.mode == M_TENT:
-            self._restore()
-        self._flush()
-        if not self.produced:
-            if self.lead and not self.lead_tag:
-                self.ov.append(self.lead)
-            self.lead = ""
-        self.r_ws = ""
-        return _delta(self._vis_out(), self._out(self.orr))
+        try:
+            if self.m_parts:
+                self._continue_match("", self.fed, True)
+            if self.mode == M_TENT:
+                self._restore()
+            self._flush()
+            if not self.produced:
+                if self.lead and not self.lead_tag:
+                    self.ov.append("".join(self.lead))
+                del self.lead[:]
+            del self.r_ws[:]
+            delta = _delta(self._vis_out(), self._out(self.orr))
+        finally:
+            self.busy = False
+        return delta
+
+    # ------------------------------------------------------------------ public state
+
+    cdef inline int _check_ready(self) except -1:
+        if self.t == NULL:
+            raise RuntimeError(NOT_INITIALISED)
+        return 0
+
+    @property
+    def in_reasoning(self):
+        """Whether the next character fed would be reasoning: the scanner is inside a definite
+        block (T2) or the implicit block of ``start_in_reasoning`` (T6), see
+        docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
+        ``close()`` this is ``False``."""
+        self._check_ready()
+        return self.mode == M_BLOCK and not self.closed
+
+    @property
+    def had_block(self):
+        """Whether any block has become reasoning so far, so the joined reasoning is not
+        ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
+        tentative block."""
+        self._check_ready()
+        return self.had_block_
+
+    @property
+    def tag_consumed(self):
+        """Whether any tag or delimiter has been consumed (removed from the text) so far: an
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
+        self._check_ready()
+        return self.tag_seen
+
+    @property
+    def orphan_at(self):
+        """Where the first consumed tag starts, as an offset into all text fed, when it was an
+        orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
+        self._check_ready()
+        return self.orphan_at_ if self.orphan_at_ >= 0 else None
 
     def __repr__(self):
+        if self.t == NULL:
+            return f"<{type(self).__module__}.ThinkScanner not initialised>"
         if self.closed:
             state = "closed"
         elif self.mode == M_BLOCK:
@@ -680,8 +614,10 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
     # ------------------------------------------------------------------ main loop
 
     cdef inline object _result(self, object visible, object reasoning):
-        """The ``Delta`` to return: the previous one refilled when only this scanner holds it."""
-        if self.last is not None and Py_REFCNT(<PyObject *>self.last) == 1:
+        """The ``Delta`` to return: the previous one refilled when only this scanner holds it
+        and it is still exactly a ``Delta`` (its ``__class__`` may have been reassigned)."""
+        if (self.last is not None and Py_REFCNT(<PyObject *>self.last) == 1
+                and type(self.last) is _Delta):
             return _refill(self.last, visible, reasoning)
         self.last = _delta(visible, reasoning)
         return self.last
@@ -1051,13 +987,14 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             while k < b and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, k)):
                 k += 1
             if k == b:
-                self.lead = self.lead + PyUnicode_Substring(w, a, b)
+                # A list: many whitespace-only chunks stay O(n) (S6).
+                self.lead.append(PyUnicode_Substring(w, a, b))
             else:
                 self.produced = True
                 self._flush()
                 if not self.lead_tag and (self.lead or k > a):
-                    self.ov.append(self.lead + PyUnicode_Substring(w, a, k))
-                self.lead = ""
+                    self.ov.append("".join(self.lead) + PyUnicode_Substring(w, a, k))
+                del self.lead[:]
                 self.vr_w = w
                 self.vr_a = k
                 self.vr_b = b
@@ -1110,12 +1047,15 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
         while e > a and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, e - 1)):
             e -= 1
         if e == a:
-            self.r_ws = self.r_ws + PyUnicode_Substring(w, a, b)
+            # The block's trailing whitespace run, held in pieces (S6).
+            self.r_ws.append(PyUnicode_Substring(w, a, b))
             return 0
         if self.r_ws:
-            self.orr.append(self.r_ws)
+            self.orr.extend(self.r_ws)
+            del self.r_ws[:]
         self.orr.append(PyUnicode_Substring(w, a, e))
-        self.r_ws = PyUnicode_Substring(w, e, b) if e < b else ""
+        if e < b:
+            self.r_ws.append(PyUnicode_Substring(w, e, b))
         return 0
 
     cdef Py_ssize_t _tent_text(self, str w, Py_ssize_t pos, Py_ssize_t j) except -2:
@@ -1142,9 +1082,9 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
 
     cdef int _open_block(self, int *cands, int nc, tp_charset *cs) except -1:
         self.mode = M_BLOCK
-        self._had_block = True
+        self.had_block_ = True
         self.r_started = False
-        self.r_ws = ""
+        del self.r_ws[:]
         self.echo = False
         self._set_block(cands, nc, cs)
         return 0
@@ -1157,7 +1097,7 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
     cdef inline void _consumed(self, Py_ssize_t orphan_at) noexcept:
         if not self.tag_seen:
             self.tag_seen = True
-            self._orphan_at = orphan_at
+            self.orphan_at_ = orphan_at
         if not self.produced:
             self.lead_tag = True
         self.ls = self.last_lf or not self.produced
@@ -1174,7 +1114,7 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             if not opener:
                 self._consumed(self.base + j)
             elif self_closing:
-                self._had_block = True
+                self.had_block_ = True
                 self._consumed(-1)
             elif not self.produced:
                 self._consumed(-1)
@@ -1184,7 +1124,6 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
                 self.t_open = PyUnicode_Substring(w, j, j + length)
                 self.t_parts = []
                 self.t_count = 0
-                self.t_pair = pair
                 self._set_block(&self.t.close_of[pair], 1, &self.t.pair_cs[pair])
         elif mode == M_BLOCK:
             self._consumed(-1)
@@ -1194,12 +1133,12 @@ Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
             else:
                 self.mode = M_VIS
                 self.r_started = False
-                self.r_ws = ""
+                del self.r_ws[:]
                 self.echo = False
         else:
             inner = "".join(self.t_parts).strip()
             self.t_parts = []
-            self._had_block = True
+            self.had_block_ = True
             if inner:
                 if self.r_any:
                     self.orr.append(SEP)

@@ -8,7 +8,6 @@ asked for it, in which case its absence is an error.  ``--no-compiled`` skips it
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, Optional
@@ -16,13 +15,9 @@ from typing import Any, Optional
 import pytest
 
 import thinkparse._scanner_py as scanner_py
+from thinkparse._env import REQUIRE_EXTENSIONS, flag
 
-
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no")
-
-
-REQUIRE_COMPILED = _flag("THINKPARSE_REQUIRE_EXTENSIONS")
+REQUIRE_COMPILED = flag(REQUIRE_EXTENSIONS)
 
 
 def _compiled() -> Optional[ModuleType]:

@@ -388,7 +388,7 @@ USAGE_ERRORS = [
     ),
     (
         ["--format", "reasoning-block", "--tags", "think", "x"],
-        "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, "
+        "scanner options (--tags, --delimiters, --start-in-reasoning, --preset, --model, "
         "--no-code-aware, --max-tentative) do not apply to --format reasoning-block",
     ),
     (["--stream", "--json"], "--json is not available with --stream (it writes text)"),
@@ -497,9 +497,9 @@ def test_internal_error_is_one_line_exit_70(tmp_path: Path) -> None:
     # Decision: a bug shows one "internal error" line and exits 70, never a traceback.
     f = write(tmp_path / "a.txt", "x")
     code = (
-        "import sys, thinkparse.cli as c\n"
+        "import sys, thinkparse.cli as c, thinkparse.cli._run as r\n"
         "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
-        "c.split_think = lambda text, **k: boom() if text else None\n"
+        "r.split_think = lambda text, **k: boom() if text else None\n"
         f"sys.exit(c.main([{str(f)!r}]))\n"
     )
     proc = subprocess.run(

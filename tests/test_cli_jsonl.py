@@ -28,17 +28,26 @@ check = check_cli
 
 
 R1 = (
-    '{"visible": "Paris.", "reasoning": "The capital of France is Paris.", "tokens_est": 8, '
+    '{"id": "r1", "visible": "Paris.", "reasoning": "The capital of France is Paris.", '
+    '"tokens_est": 8, '
     '"provider": "openai_chat", "format": "field", "reasoning_tokens": 9, "redacted": false}\n'
 )
 R2 = (
-    '{"visible": "It is 4.", "reasoning": "2 + 2 = 4", "tokens_est": 3, "provider": '
+    '{"id": "r2", "visible": "It is 4.", "reasoning": "2 + 2 = 4", "tokens_est": 3, "provider": '
     '"openai_chat", "format": "tags", "reasoning_tokens": null, "redacted": false}\n'
 )
 R3 = (
-    '{"visible": "Hello!", "reasoning": null, "tokens_est": 0, "provider": "openai_chat", '
+    '{"id": "r3", "visible": "Hello!", "reasoning": null, "tokens_est": 0, '
+    '"provider": "openai_chat", '
     '"format": "none", "reasoning_tokens": null, "redacted": false}\n'
 )
+
+
+def err_rec(message: str, prefix: str = "{") -> str:
+    """The output line in place of a bad record (decision: output line N is record N)."""
+    return prefix + '"error": ' + json.dumps(message, ensure_ascii=False) + "}\n"
+
+
 RECORDS = (EXAMPLES / "records.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
 NOT_JSONL = "x.txt"  # a name without the .jsonl / .ndjson extension: detection by content
 
@@ -75,8 +84,9 @@ def test_several_jsonl_files_get_file_key(tmp_path: Path) -> None:
     )
 
 
-def test_bad_records_reported_and_skipped(tmp_path: Path) -> None:
+def test_bad_records_reported_and_replaced(tmp_path: Path) -> None:
     # Section 7: per-record errors as FILE:LINE: message, without stopping; exit 1 at the end.
+    # Each bad record gives an error record in its place, with its id when it has one.
     lines = [
         RECORDS[0],
         '{"choices": [}\n',
@@ -89,7 +99,15 @@ def test_bad_records_reported_and_skipped(tmp_path: Path) -> None:
     (tmp_path / "m.jsonl").write_text("".join(lines), encoding="utf-8")
     proc = run("m.jsonl", cwd=tmp_path)
     err = proc.stderr.decode().splitlines()
-    assert (proc.stdout.decode(), proc.returncode, len(err)) == (R1 + R3, 1, 4)
+    assert (proc.returncode, len(err)) == (1, 4)
+    assert proc.stdout.decode() == (
+        R1
+        + err_rec("invalid JSON at column 14: Expecting value")
+        + err_rec("a JSON Lines record must be a JSON object (a provider response), not an array")
+        + R3
+        + err_rec(err[2].split(": ", 1)[1])
+        + err_rec("invalid JSON at column 1: Expecting value")
+    )
     assert err[0] == "m.jsonl:2: invalid JSON at column 14: Expecting value"
     assert err[1] == (
         "m.jsonl:3: a JSON Lines record must be a JSON object (a provider response), not an array"
@@ -104,7 +122,9 @@ def test_bad_records_only(tmp_path: Path) -> None:
     (tmp_path / "bad.jsonl").write_bytes(data)
     check(
         run("bad.jsonl", cwd=tmp_path),
-        "",
+        err_rec("invalid JSON at column 7: Expecting value")
+        + err_rec("invalid UTF-8 at byte offset 7 (--errors replace substitutes U+FFFD)")
+        + err_rec("a JSON Lines record must be a JSON object (a provider response), not a string"),
         "bad.jsonl:1: invalid JSON at column 7: Expecting value\n"
         "bad.jsonl:2: invalid UTF-8 at byte offset 7 (--errors replace substitutes U+FFFD)\n"
         "bad.jsonl:3: a JSON Lines record must be a JSON object (a provider response), "
@@ -127,7 +147,8 @@ def test_invalid_utf8_in_record_replace(tmp_path: Path) -> None:
     offset = raw.index(b"\xff")
     check(
         proc,
-        R3,
+        err_rec(f"invalid UTF-8 at byte offset {offset} (--errors replace substitutes U+FFFD)")
+        + R3,
         f"u.jsonl:1: invalid UTF-8 at byte offset {offset} (--errors replace substitutes U+FFFD)\n",
         1,
     )
@@ -181,7 +202,8 @@ def test_progress_bar_on_a_terminal_is_erased_around_errors(tmp_path: Path) -> N
         if slave >= 0:
             os.close(slave)
         os.close(master)
-    assert (proc.stdout, proc.returncode) == (b"", 1)
+    expected_out = err_rec("invalid JSON at column 1: Expecting value") * 3
+    assert (proc.stdout.decode(), proc.returncode) == (expected_out, 1)
     text = seen.replace(b"\r\n", b"\n").decode()
     *lines, tail = text.split("\n")
     assert text.startswith("\rbad.jsonl [") and re.fullmatch(r"(\r[^\r]*\x1b\[K)*", tail)

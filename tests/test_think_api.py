@@ -207,10 +207,10 @@ def test_close_without_feed(scanner_cls: Any) -> None:
     # section 1, T9: closing an unused scanner releases nothing (with T6: an empty block)
     scanner = scanner_cls()
     assert scanner.close() == ("", "")
-    assert not scanner._had_block
+    assert not scanner.had_block
     scanner = scanner_cls(start_in_reasoning=True)
     assert scanner.close() == ("", "")
-    assert scanner._had_block
+    assert scanner.had_block
 
 
 # --- Delta -----------------------------------------------------------------------------------

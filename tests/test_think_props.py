@@ -77,7 +77,7 @@ def run(cls: Any, options: dict[str, Any], chunks: list[str]) -> tuple[str, Opti
         visible += v
         reasoning += r
     v, r = scanner.close()
-    return visible + v, (reasoning + r) if scanner._had_block else None
+    return visible + v, (reasoning + r) if scanner.had_block else None
 
 
 @SETTINGS
@@ -103,8 +103,8 @@ def test_s5_implementations_agree(compiled_cls: Any, data: st.DataObject, text: 
     for chunk in chunks:
         assert tuple(c.feed(chunk)) == tuple(py.feed(chunk)), chunk
     assert tuple(c.close()) == tuple(py.close())
-    assert bool(c._had_block) == bool(py._had_block)
-    assert int(c._orphan_at) == int(py._orphan_at)
+    assert bool(c.had_block) == bool(py.had_block)
+    assert c.orphan_at == py.orphan_at
 
 
 # T8: text without '<' and without delimiter characters.

@@ -41,7 +41,7 @@ def one_shot(cls: Any, text: str, options: dict[str, Any]) -> tuple[str, Optiona
     scanner = cls(**options)
     v1, r1 = scanner.feed(text)
     v2, r2 = scanner.close()
-    return v1 + v2, (r1 + r2) if scanner._had_block else None
+    return v1 + v2, (r1 + r2) if scanner.had_block else None
 
 
 SIR = {"start_in_reasoning": True}

@@ -70,7 +70,7 @@ def run(cls: Any, options: dict[str, Any], chunks: Sequence[str]) -> tuple[str, 
     v, r = delta
     visible.append(v)
     reasoning.append(r)
-    return "".join(visible), "".join(reasoning), bool(scanner._had_block)
+    return "".join(visible), "".join(reasoning), bool(scanner.had_block)
 
 
 def check_all_chunkings(

@@ -11,9 +11,13 @@ from ._errors import (
     UnknownProviderError,
 )
 from ._masking import DEFAULT_MASKER, Masked, mask_secrets
+from ._models import preset_for_model
 from ._reasoning_block import parse
 from ._recorder import TraceRecorder
 from ._scanner import IMPLEMENTATION, ThinkScanner
+from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
+from ._spec import PRESET_NAMES
+from ._sse import aiter_sse, iter_sse
 from ._store import Trace, TraceStore, TraceStoreError
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, Split, Usage
@@ -30,9 +34,12 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_MASKER",
     "IMPLEMENTATION",
+    "PRESET_NAMES",
+    "AsyncDeltaStream",
     "BudgetEvent",
     "BudgetTracker",
     "Delta",
+    "DeltaStream",
     "Extraction",
     "Masked",
     "Parsed",
@@ -49,14 +56,19 @@ __all__ = [
     "UnknownProviderError",
     "Usage",
     "__version__",
+    "aiter_sse",
     "aiter_think",
+    "astream_deltas",
+    "iter_sse",
     "iter_think",
     "mask_secrets",
     "normalize",
     "parse",
+    "preset_for_model",
     "reasoning_from_trace",
     "split_harmony",
     "split_think",
     "split_trace",
+    "stream_deltas",
     "strip_think",
 ]

@@ -1,4 +1,4 @@
-"""``python -m thinkparse``: the same program as the ``thinkparse`` command (SPEC section 7)."""
+"""``python -m thinkparse``: the same program as the ``thinkparse`` command."""
 
 from __future__ import annotations
 

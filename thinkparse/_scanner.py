@@ -1,30 +1,80 @@
-"""Chooses the active ``ThinkScanner``: compiled when possible, else pure Python (S5, section 9).
+"""Chooses the active ``ThinkScanner`` and declares what every scanner offers (S5, section 9).
 
-``THINKPARSE_NO_EXTENSIONS=1`` (read here, at import) or a non-CPython interpreter selects the
-pure-Python scanner; otherwise the compiled one is used when it was built.  Type checkers always
-read the pure-Python signatures.
+``THINKPARSE_NO_EXTENSIONS=1`` (read here, at import, through :mod:`thinkparse._env`) or a
+non-CPython interpreter selects the pure-Python scanner; otherwise the compiled one is used when
+it was built.  When the compiled scanner was not asked away but cannot be imported,
+:data:`FALLBACK` says why, so front ends (the CLI) can tell the user once; the library itself
+stays silent.  Type checkers always read the pure-Python signatures.
+
+:class:`ScannerProtocol` is the one declaration of a scanner's public interface: code outside
+the two scanner modules uses only these methods and properties, never private state.
 """
 
 from __future__ import annotations
 
-import os
 import platform
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional, Protocol
 
+from ._env import NO_EXTENSIONS, flag
 from ._scanner_py import ThinkScanner as PyThinkScanner
+from ._types import Delta
+
+
+class ScannerProtocol(Protocol):
+    """What both ``ThinkScanner`` implementations offer (docs/behaviour.md#s5).
+
+    ``feed``/``close`` release text (S1-S4); the read-only properties describe the state after
+    the last call: :attr:`in_reasoning` (W4), :attr:`had_block` (T9), :attr:`tag_consumed`
+    (T8) and :attr:`orphan_at` (T4, T10).
+    """
+
+    def feed(self, chunk: str, /) -> Delta:
+        """Scan the next piece of text; return what it released."""
+        ...
+
+    def close(self) -> Delta:
+        """End of text: release everything still held."""
+        ...
+
+    @property
+    def in_reasoning(self) -> bool:
+        """The next character fed would be reasoning (inside a definite or implicit block)."""
+        ...
+
+    @property
+    def had_block(self) -> bool:
+        """A block has become reasoning, so the joined reasoning is not ``None`` (T9)."""
+        ...
+
+    @property
+    def tag_consumed(self) -> bool:
+        """Some tag or delimiter has been consumed."""
+        ...
+
+    @property
+    def orphan_at(self) -> Optional[int]:
+        """Offset of the first consumed tag when it was an orphan closer, else ``None``."""
+        ...
+
+
+#: Why the pure-Python scanner is active although nobody asked for it, else ``None``.
+FALLBACK: Optional[str] = None
 
 IMPLEMENTATION: str
 if TYPE_CHECKING:
     ThinkScanner = PyThinkScanner
-elif (
-    os.environ.get("THINKPARSE_NO_EXTENSIONS", "").strip().lower() not in ("", "0", "false", "no")
-    or platform.python_implementation() != "CPython"
-):
+elif flag(NO_EXTENSIONS) or platform.python_implementation() != "CPython":
     ThinkScanner, IMPLEMENTATION = PyThinkScanner, "python"
 else:
     try:
         from ._scanner_c import ThinkScanner
-    except ImportError:
+    except ImportError as exc:
         ThinkScanner, IMPLEMENTATION = PyThinkScanner, "python"
+        FALLBACK = (
+            f"the compiled scanner is not available ({exc}); using the pure-Python scanner, "
+            "which behaves identically but is slower. Install with 'pip install .' (not from "
+            "the source tree without building), or set THINKPARSE_NO_EXTENSIONS=1 to choose "
+            "pure Python and silence this"
+        )
     else:
         IMPLEMENTATION = "cython"

@@ -59,11 +59,16 @@ from ._spec import (
     LIT_OPEN,
     MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE,
+    NOT_INITIALISED,
+    REENTERED,
     SEPARATOR,
     TAG_CLOSE,
     TAG_OPEN,
     TAG_SPACE,
     Config,
+    DelimitersOption,
+    PresetName,
+    TagsOption,
     resolve_options,
 )
 from ._types import EMPTY_DELTA, Delta
@@ -219,6 +224,14 @@ class _Plan:
 _PLANS: dict[Config, _Plan] = {}
 
 
+def _initialised(scanner: ThinkScanner) -> bool:
+    try:
+        scanner._closed  # noqa: B018 - set by __init__ only
+    except AttributeError:
+        return False
+    return True
+
+
 class ThinkScanner:
     """Incremental ``<think>``-style tag extractor (SPEC sections 3 and 4).
 
@@ -240,29 +253,31 @@ class ThinkScanner:
     """
 
     __slots__ = (
-        "_base", "_blk_cands", "_blk_find", "_bt_ls", "_cands_close", "_cfg_first", "_close_of",
+        "_base", "_blk_cands", "_blk_find", "_bt_ls", "_busy", "_cands_close", "_close_of",
         "_closed", "_code", "_code_n", "_echo", "_fast", "_fch", "_fed", "_find_cache", "_fn",
         "_fph", "_frun", "_fsp", "_had_block", "_kind", "_last_lf", "_lead", "_lead_tag",
         "_lite", "_ls", "_m_cands", "_m_last", "_m_len", "_m_n", "_m_parts", "_m_ph", "_m_used",
         "_mode", "_or", "_orphan_at", "_ov", "_pair", "_plain", "_pref", "_produced", "_r_any",
         "_r_started", "_r_ws", "_second", "_sp", "_span_r", "_t_cap", "_t_count", "_t_open",
-        "_t_pair", "_t_parts", "_tag_seen", "_vis_cands", "_vis_re",
+        "_t_parts", "_tag_seen", "_vis_cands", "_vis_re",
     )
 
     def __init__(
         self,
         *,
-        tags: Any = DEFAULT_TAGS_OPT,
-        delimiters: Any = DEFAULT_DELIMITERS_OPT,
-        start_in_reasoning: Any = DEFAULT_START_OPT,
-        code_aware: Any = DEFAULT_CODE_AWARE_OPT,
-        max_tentative: Any = DEFAULT_MAX_TENTATIVE_OPT,
-        preset: Optional[str] = None,
+        tags: TagsOption = DEFAULT_TAGS_OPT,
+        delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+        start_in_reasoning: bool = DEFAULT_START_OPT,
+        code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+        max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+        preset: Optional[PresetName] = None,
     ) -> None:
         cfg = resolve_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=False,
         )
+        if _initialised(self):
+            raise RuntimeError("ThinkScanner.__init__ may be called only once")
         plan = _PLANS.get(cfg)
         if plan is None:
             plan = _Plan(cfg)
@@ -282,13 +297,14 @@ class ThinkScanner:
         self._second = plan.second
         self._find_cache = plan.find_cache
         self._closed = False
+        self._busy = False
         self._fed = 0
         self._base = 0
         self._ov: list[str] = []
         self._or: list[str] = []
         # visible-text state
         self._produced = False
-        self._lead = ""
+        self._lead: list[str] = []
         self._lead_tag = False
         self._last_lf = False
         self._ls = True
@@ -305,7 +321,7 @@ class ThinkScanner:
         # block state
         self._r_any = False
         self._r_started = False
-        self._r_ws = ""
+        self._r_ws: list[str] = []
         self._echo = False
         self._had_block = False
         self._tag_seen = False
@@ -314,7 +330,6 @@ class ThinkScanner:
         self._t_open = ""
         self._t_parts: list[str] = []
         self._t_count = 0
-        self._t_pair = 0
         # held candidate match
         self._m_parts: list[str] = []
         self._m_len = 0
@@ -346,8 +361,14 @@ class ThinkScanner:
         Raises:
             TypeError: ``chunk`` is not a ``str``.
             ScannerClosedError: the scanner was closed.
+            RuntimeError: the scanner was never initialised, or this call started while
+                another ``feed()``/``close()`` of the same scanner was still running.
         """
-        if self._fast and type(chunk) is str:
+        try:
+            fast = self._fast
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
+        if fast and type(chunk) is str:
             if self._plain(chunk) is None:
                 # S7: nothing held, plain visible text, nothing that could matter in the chunk.
                 if chunk:
@@ -400,54 +421,117 @@ class ThinkScanner:
             raise TypeError(f"feed() takes a str chunk, not {type(chunk).__name__}")
         if self._closed:
             raise ScannerClosedError("feed() after close(): this scanner has finished")
-        ov: list[str] = []
-        orr: list[str] = []
-        self._ov = ov
-        self._or = orr
-        base = self._fed
-        self._fed = base + len(chunk)
-        if self._m_parts:
-            self._continue_match(chunk, base, False)
-        else:
-            self._base = base
-            self._run(chunk, 0, False)
-        self._fast = self._mode == _VIS and self._produced and not self._m_parts
-        self._lite = not self._m_parts
-        return _new_delta(
-            Delta,
-            (
-                ov[0] if len(ov) == 1 else "".join(ov),
-                orr[0] if len(orr) == 1 else "".join(orr),
-            ),
-        )
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        # While busy, no fast path can be taken: a call from a finalizer or another thread
+        # reaches the check above.
+        self._busy = True
+        self._fast = self._lite = False
+        try:
+            ov: list[str] = []
+            orr: list[str] = []
+            self._ov = ov
+            self._or = orr
+            base = self._fed
+            self._fed = base + len(chunk)
+            if self._m_parts:
+                self._continue_match(chunk, base, False)
+            else:
+                self._base = base
+                self._run(chunk, 0, False)
+            delta = _new_delta(
+                Delta,
+                (
+                    ov[0] if len(ov) == 1 else "".join(ov),
+                    orr[0] if len(orr) == 1 else "".join(orr),
+                ),
+            )
+            self._fast = self._mode == _VIS and self._produced and not self._m_parts
+            self._lite = not self._m_parts
+        finally:
+            self._busy = False
+        return delta
 
     def close(self) -> Delta:
         """End of text (T7): release everything still held.
 
         Returns:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
+
+        Raises:
+            RuntimeError: the scanner was never initialised, or this call started while a
+                ``feed()`` of the same scanner was still running.
         """
-        if self._closed:
+        try:
+            closed = self._closed
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
+        if closed:
             return EMPTY_DELTA
+        if self._busy:
+            raise RuntimeError(REENTERED)
+        self._busy = True
         self._closed = True
         self._fast = False
         self._lite = False
-        ov: list[str] = []
-        orr: list[str] = []
-        self._ov = ov
-        self._or = orr
-        if self._m_parts:
-            self._continue_match("", self._fed, True)
-        if self._mode == _TENT:
-            self._restore()
-        if not self._produced:
-            if self._lead and not self._lead_tag:
-                ov.append(self._lead)
-            self._lead = ""
-        self._r_ws = ""
-        return _new_delta(Delta, ("".join(ov), "".join(orr)))
+        try:
+            ov: list[str] = []
+            orr: list[str] = []
+            self._ov = ov
+            self._or = orr
+            if self._m_parts:
+                self._continue_match("", self._fed, True)
+            if self._mode == _TENT:
+                self._restore()
+            if not self._produced:
+                if self._lead and not self._lead_tag:
+                    ov.append("".join(self._lead))
+                self._lead.clear()
+            self._r_ws.clear()
+            delta = _new_delta(Delta, ("".join(ov), "".join(orr)))
+        finally:
+            self._busy = False
+        return delta
+
+    # ------------------------------------------------------------------ public state
+
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the next character fed would be reasoning: the scanner is inside a definite
+        block (T2) or the implicit block of ``start_in_reasoning`` (T6), see
+        docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
+        ``close()`` this is ``False``."""
+        return self._state("_mode") == _BLOCK and not self._closed
+
+    @property
+    def had_block(self) -> bool:
+        """Whether any block has become reasoning so far, so the joined reasoning is not
+        ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
+        tentative block."""
+        return bool(self._state("_had_block"))
+
+    @property
+    def tag_consumed(self) -> bool:
+        """Whether any tag or delimiter has been consumed (removed from the text) so far: an
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
+        return bool(self._state("_tag_seen"))
+
+    @property
+    def orphan_at(self) -> Optional[int]:
+        """Where the first consumed tag starts, as an offset into all text fed, when it was an
+        orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
+        at: int = self._state("_orphan_at")
+        return at if at >= 0 else None
+
+    def _state(self, name: str) -> Any:
+        try:
+            return getattr(self, name)
+        except AttributeError:
+            raise RuntimeError(NOT_INITIALISED) from None
 
     def __repr__(self) -> str:
+        if not _initialised(self):
+            return f"<{type(self).__module__}.ThinkScanner not initialised>"
         state = ("closed" if self._closed else
                  {_BLOCK: "in block", _TENT: "in tentative block"}.get(self._mode, "visible"))
         return f"<{type(self).__module__}.ThinkScanner {state}>"
@@ -640,12 +724,13 @@ class ThinkScanner:
         else:
             t = s.lstrip()
             if not t:
-                self._lead += s
+                self._lead.append(s)  # a list: many whitespace-only chunks stay O(n) (S6)
             else:
                 self._produced = True
-                if not self._lead_tag and (self._lead or len(t) < len(s)):
-                    self._ov.append(self._lead + s[: len(s) - len(t)])
-                self._lead = ""
+                lead = self._lead
+                if not self._lead_tag and (lead or len(t) < len(s)):
+                    self._ov.append("".join(lead) + s[: len(s) - len(t)])
+                lead.clear()
                 self._ov.append(t)
         self._emit_line_state(s)
 
@@ -685,13 +770,16 @@ class ThinkScanner:
             self._r_any = True
             s = t
         body = s.rstrip()
+        held = self._r_ws  # the block's trailing whitespace run, in pieces (S6)
         if not body:
-            self._r_ws += s
+            held.append(s)
             return
-        if self._r_ws:
-            self._or.append(self._r_ws)
+        if held:
+            self._or.extend(held)
+            held.clear()
         self._or.append(body)
-        self._r_ws = s[len(body) :]
+        if len(body) < len(s):
+            held.append(s[len(body) :])
 
     def _tent_text(self, w: str, pos: int, j: int) -> int:
         """Add ``w[pos:j]`` to a tentative block; past the cap, restore it (T2).
@@ -721,7 +809,7 @@ class ThinkScanner:
         self._mode = _BLOCK
         self._had_block = True
         self._r_started = False
-        self._r_ws = ""
+        self._r_ws.clear()
         self._echo = False
         self._set_block_cands(cands)
 
@@ -762,7 +850,6 @@ class ThinkScanner:
                 self._t_open = w[j : j + length]
                 self._t_parts = []
                 self._t_count = 0
-                self._t_pair = pair
                 self._set_block_cands((self._close_of[pair],))
         elif mode == _BLOCK:
             self._consumed(-1)
@@ -772,7 +859,7 @@ class ThinkScanner:
             else:
                 self._mode = _VIS
                 self._r_started = False
-                self._r_ws = ""
+                self._r_ws.clear()
                 self._echo = False
         else:  # _TENT: its closer
             inner = "".join(self._t_parts).strip()

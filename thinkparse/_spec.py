@@ -3,7 +3,7 @@
 Both scanners (``thinkparse._scanner_py`` and the compiled ``thinkparse._scanner_c``) import
 everything they share from here, so the two can never disagree on a limit or a preset.
 
-Rules referenced (see the specification): R1 (``<REASONING>`` tags), T1 (tag syntax limits),
+Rules referenced (see docs/behaviour.md): R1 (``<REASONING>`` tags), T1 (tag syntax limits),
 T2 (``max_tentative``), T5 (fences: at most 3 spaces of indent, runs of at least 3), T9 (the
 ``"\\n\\n"`` separator), section 1 (option validation), section 5 (presets).
 
@@ -14,14 +14,18 @@ Decisions where the specification is silent:
   are sentinels that print as the documented values, so signatures read as documented.
 * ``tags`` may be any iterable of ``str`` (a ``str`` alone means one name); duplicates are kept in
   order but only the first occurrence matters, since the first matching pair wins (T1 order).
+* ``max_tentative`` of ``sys.maxsize`` (2**63 - 1 on 64-bit builds) or more is accepted and
+  means no limit, exactly like ``None``: no text can be that long, and both scanners keep the
+  cap in a machine-sized integer.  (It is not an error: such a value is a valid "unlimited".)
 * A delimiter may not be empty and its open and close may not be equal (a block could never be
   told from its end); a delimiter starting with ``<`` is allowed and is tried before the names.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from typing import Any, NamedTuple, Union
+from typing import Any, Literal, NamedTuple, Optional, Union
 
 # --- <REASONING> convention (R1) -------------------------------------------------------------
 REASONING_OPEN = "<REASONING>"
@@ -42,6 +46,19 @@ MAX_CLOSER_SPACE = 256
 #: "ASCII whitespace" inside tags is exactly these four.
 TAG_SPACE = " \t\n\r"
 
+# --- misuse (see docs/behaviour.md, "No crash, even on misuse") -------------------------------
+#: ``feed()``/``close()``/a property of a scanner whose ``__init__`` never ran or raised.
+NOT_INITIALISED = (
+    "scanner not initialised: ThinkScanner.__init__ did not run or raised; create it with "
+    "ThinkScanner(...)"
+)
+#: A ``feed()``/``close()`` that starts while another call of the same scanner is running.
+REENTERED = (
+    "ThinkScanner re-entered: feed() or close() was called while another feed() or close() "
+    "of the same scanner was still running (from a finalizer such as __del__, or from another "
+    "thread sharing the scanner); a scanner serves one caller at a time"
+)
+
 # --- code awareness (T5) ---------------------------------------------------------------------
 FENCE_MIN_RUN = 3
 FENCE_MAX_INDENT = 3
@@ -58,42 +75,104 @@ TAG_OPEN = 2
 TAG_CLOSE = 3
 
 
+# --- option types (for the public signatures) -------------------------------------------------
+#: The names of :data:`PRESETS`, for type checkers; a test keeps the two equal.
+PresetName = Literal[
+    "deepseek-r1",
+    "qwen3",
+    "qwen3-thinking",
+    "magistral",
+    "kimi",
+    "minimax",
+    "claude-text",
+    "generic",
+    "seed-oss",
+    "granite",
+    "glm-4.5",
+]
+#: ``tags``: one name, or names in T1 order; ``None`` for the default.
+TagsOption = Optional[Union[str, Iterable[str]]]
+#: ``delimiters``: literal ``(open, close)`` pairs.
+DelimitersOption = Iterable[tuple[str, str]]
+#: ``start_in_reasoning`` where the whole text is at hand (T10 adds ``"auto"``).
+StartAutoOption = Union[bool, Literal["auto"]]
+
 # --- presets (section 5) ---------------------------------------------------------------------
+# Each entry cites what the model family's chat template and the model emit, and how vLLM's and
+# SGLang's reasoning parsers for that family read it (vllm-project/vllm ``vllm/reasoning/`` and
+# ``tests/reasoning/``; sgl-project/sglang ``python/sglang/srt/parser/reasoning_parser.py``).
+# docs/presets.md holds the same evidence as a table, with the model names of each preset.
+# "Template-opened" families get start_in_reasoning=True: the prompt ends with the opener, the
+# model writes only the closer; an opener the model echoes anyway is absorbed (T6).
 PRESETS: dict[str, dict[str, Any]] = {
-    # DeepSeek-R1: the chat template ends the prompt with "<think>\n"; the model writes the
-    # reasoning and "</think>" (DeepSeek-R1 model card, "Usage Recommendations").
+    # DeepSeek-R1 (and its distills): the chat template ends the prompt with "<think>\n"; the
+    # model writes the reasoning and "</think>" (DeepSeek-R1 model card, "Usage
+    # Recommendations"). SGLang DeepSeekR1Detector: force_reasoning=True; vLLM
+    # tests/reasoning/test_deepseekr1_reasoning_parser.py: "abc</think>def" splits.
     "deepseek-r1": {"tags": ("think",), "start_in_reasoning": True},
     # Qwen3 hybrid models emit "<think>" and "</think>" themselves (Qwen3 model card,
-    # "Switching Between Thinking and Non-Thinking Mode").
+    # "Switching Between Thinking and Non-Thinking Mode"). SGLang Qwen3Detector:
+    # force_reasoning=False.
     "qwen3": {"tags": ("think",)},
-    # Qwen3 thinking-only releases (e.g. Qwen3-235B-A22B-Thinking-2507): the template injects
-    # "<think>", the output holds only "</think>" (model card: "output ... only </think>").
+    # Qwen3 thinking-only releases (Qwen3-*-Thinking-2507, QwQ-32B): the template injects
+    # "<think>", the output holds only "</think>" (Qwen3-235B-A22B-Thinking-2507 model card:
+    # "output ... only </think>"). SGLang maps "qwen3-thinking" to force_reasoning=True.
     "qwen3-thinking": {"tags": ("think",), "start_in_reasoning": True},
-    # Magistral: "[THINK]" / "[/THINK]" control tokens (Mistral docs, "Reasoning" capability).
+    # Magistral (2507 and later), Mistral Small 4 reasoning: "[THINK]" / "[/THINK]" control
+    # tokens written by the model (Mistral docs, "Reasoning"; SGLang MistralDetector,
+    # force_reasoning=False; vLLM tests/reasoning/test_mistral_reasoning_parser.py).
     "magistral": {"delimiters": (("[THINK]", "[/THINK]"),)},
-    # Kimi (k1.5 / Kimi-VL-Thinking): "◁think▷ ... ◁/think▷" (Kimi-VL-A3B-Thinking model card).
+    # Kimi k1.5 / Kimi-VL-Thinking: "◁think▷ ... ◁/think▷" written by the model
+    # (Kimi-VL-A3B-Thinking model card; SGLang KimiDetector, force_reasoning=False).
     "kimi": {"delimiters": (("◁think▷", "◁/think▷"),)},
-    # MiniMax-M1 / M2: "<think> ... </think>" in the output (MiniMax-M2 model card, "interleaved
-    # thinking" section; vLLM "minimax_m2" reasoning parser).
-    "minimax": {"tags": ("think",)},
+    # Kimi-K2-Thinking: "<think> ... </think>" written by the model (SGLang KimiK2Detector,
+    # force_reasoning=False; vLLM vllm/reasoning/kimi_k2_reasoning_parser.py).
+    "kimi-k2": {"tags": ("think",)},
+    # MiniMax-M1 / M2: the templates open the block, the model writes the reasoning and only
+    # "</think>". SGLang maps "minimax" to force_reasoning=True (and ships
+    # "minimax-append-think", which prepends the missing "<think>"); vLLM's minimax_m2 parser
+    # likewise treats text before "</think>" as reasoning. vLLM's minimax_m1 tests also show
+    # outputs that echo "<think>", which T6 absorbs.
+    "minimax": {"tags": ("think",), "start_in_reasoning": True},
+    # MiniMax-M3 thinking mode: "<mm:think> ... </mm:think>"; the template consumes the opener,
+    # the output holds only "</mm:think>" (SGLang MiniMaxM3Detector: force_reasoning when
+    # thinking_mode is enabled; a stray leading "</mm:think>" in non-thinking replies becomes an
+    # empty block).
+    "minimax-m3": {"tags": ("mm:think",), "start_in_reasoning": True},
     # Claude asked to think in text: "<thinking>" tags (Anthropic prompt-engineering guide,
     # "Let Claude think").
     "claude-text": {"tags": ("thinking",)},
     # A catch-all for the common names.
     "generic": {"tags": ("think", "thinking", "thought", "reasoning")},
-    # ByteDance Seed-OSS: "<seed:think> ... </seed:think>" (Seed-OSS-36B model card; vLLM
-    # "seed_oss" reasoning parser).
+    # ByteDance Seed-OSS: "<seed:think> ... </seed:think>". Contested: the Seed-OSS-36B model
+    # card shows outputs that begin with "<seed:think>" written by the model, while vLLM's
+    # seed_oss parser tests treat "reasoning</seed:think>answer" (no opener) as the typical
+    # output and text without tags as reasoning. The preset follows the model card; pass
+    # start_in_reasoning=True for servers whose template injects the opener.
     "seed-oss": {"tags": ("seed:think",)},
     # IBM Granite 3.2: plain-text markers (Granite 3.2 model card; vLLM "granite" reasoning
-    # parser, which accepts both spellings).
+    # parser and tests/reasoning/test_granite_reasoning_parser.py accept both spellings).
     "granite": {
         "delimiters": (
             ("Here is my thought process:", "Here is my response:"),
             ("Here's my thought process:", "Here's my response:"),
         )
     },
-    # GLM-4.5 / GLM-4.6: "<think> ... </think>" emitted by the model (vLLM "glm45" parser).
+    # GLM-4.5 / GLM-4.6: "<think> ... </think>" emitted by the model (SGLang Glm45Detector,
+    # force_reasoning=False; vLLM tests/reasoning/test_glm4_moe_reasoning_parser.py).
     "glm-4.5": {"tags": ("think",)},
+    # Tencent Hunyuan-A13B: "<think>\n...\n</think>\n<answer>\n...\n</answer>" written by the
+    # model (vLLM tests/reasoning/test_hunyuan_reasoning_parser.py; SGLang HunyuanDetector,
+    # force_reasoning=False). The "<answer>" wrapper is not reasoning and stays visible.
+    "hunyuan": {"tags": ("think",)},
+    # Cohere Command A Reasoning: "<|START_THINKING|> ... <|END_THINKING|>" then
+    # "<|START_TEXT|>" / "<|START_RESPONSE|>" answer markers, which stay visible. SGLang
+    # CohereCommand4Detector: the template's assistant prefix already holds the opener
+    # (force_reasoning=True); vLLM's cohere_command tests show outputs that echo it (T6).
+    "command-a": {
+        "delimiters": (("<|START_THINKING|>", "<|END_THINKING|>"),),
+        "start_in_reasoning": True,
+    },
 }
 
 
@@ -195,6 +274,19 @@ _CACHE: dict[Any, Config] = {}
 _CACHE_SIZE = 256
 
 
+_ATOMS = (type(None), bool, int, str, _Default)
+
+
+def _frozen(value: Any) -> bool:
+    """Whether ``value`` is built only of exact immutable types (a safe cache key)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return True
+    if kind is tuple:
+        return all(_frozen(item) for item in value)
+    return False
+
+
 def resolve_options(
     tags: Any,
     delimiters: Any,
@@ -207,8 +299,10 @@ def resolve_options(
 ) -> Config:
     """Validate options and fill them from ``preset`` (section 1, section 5).
 
-    Valid results for hashable options are remembered (keyed with each option's type, so
-    ``True`` and ``1`` never share an entry): scanners are cheap to create repeatedly.
+    Valid results are remembered when every option is built only of exact ``None``, ``bool``,
+    ``int``, ``str`` and ``tuple`` values (keyed with each value's type, so ``True`` and ``1``
+    never share an entry): scanners are cheap to create repeatedly, and an option object whose
+    contents can change (a list, a custom iterable) is read afresh at every call.
 
     Raises:
         ValueError: naming the option, for any invalid value (section 1).
@@ -224,11 +318,13 @@ def resolve_options(
     ):
         return _DEFAULT_CONFIG
     args = (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto)
+    if not all(_frozen(a) for a in args):
+        # A list, a set, a generator or any other object whose contents may change between
+        # calls (or be used up): never remembered, so a result never depends on its history.
+        return _resolve(*args)
     key = tuple((type(a), a) for a in args)
     try:
         return _CACHE[key]
-    except TypeError:  # an unhashable option value, e.g. a list of tags
-        return _resolve(*args)
     except KeyError:
         pass
     cfg = _resolve(*args)
@@ -286,6 +382,8 @@ def _resolve(
         raise TypeError(f"max_tentative must be an int or None, not {type(cap).__name__}")
     elif cap < 1:
         raise ValueError(f"max_tentative must be at least 1 (or None), not {cap}")
+    elif cap >= sys.maxsize:
+        cap = -1  # no text can be that long: "effectively unlimited", exactly like None
 
     delims = _delimiters(delimiters, code)
     names = _names(tags) if tags is not None else (() if delims else (DEFAULT_TAG,))
@@ -312,3 +410,4 @@ _DEFAULT_CONFIG = _resolve(
     DEFAULT_TAGS_OPT, DEFAULT_DELIMITERS_OPT, DEFAULT_START_OPT, DEFAULT_CODE_AWARE_OPT,
     DEFAULT_MAX_TENTATIVE_OPT, None, False,
 )
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)

@@ -1,11 +1,18 @@
-"""One-shot and iterator front ends over the active ``ThinkScanner`` (SPEC sections 3 and 4).
+"""One-shot and iterator front ends over the active ``ThinkScanner`` (docs/behaviour.md#t1-#s7).
 
-``split_think`` feeds the whole text to one scanner and closes it, so one-shot and streaming
-results agree by construction (S1).  ``start_in_reasoning="auto"`` (T10) needs the whole text and
-lives only here: the text is parsed in the default mode; if the first tag consumed was an orphan
-closer, the text before it becomes a definite block and the rest (from that closer on) is parsed
-again in the default mode, where the closer is consumed first, exactly "as if a tag had just been
-consumed before any visible character".
+Theory of operation: ``split_think`` feeds the whole text to one scanner and closes it, so
+one-shot and streaming results agree by construction (S1).  It reads the scanner only through
+its public properties (:class:`thinkparse._scanner.ScannerProtocol`): ``had_block`` decides
+between ``""`` and ``None`` reasoning (T9), ``orphan_at`` drives ``"auto"``.
+
+``start_in_reasoning="auto"`` (T10) needs the whole text and lives only here: the text is
+parsed in the default mode; if the first tag consumed was an orphan closer, the text before it
+becomes a definite block and the rest (from that closer on) is parsed again in the default mode,
+where the closer is consumed first, exactly "as if a tag had just been consumed before any
+visible character".
+
+Every option has a sentinel default that prints as the documented value, so an option passed
+explicitly, even with the default's value, replaces the preset's (section 5).
 """
 
 from __future__ import annotations
@@ -21,29 +28,33 @@ from ._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
     SEPARATOR,
+    DelimitersOption,
+    PresetName,
+    StartAutoOption,
+    TagsOption,
     resolve_options,
 )
-from ._types import Split
+from ._types import Delta, Split
 
 
-def _scan(text: str, options: dict[str, Any]) -> tuple[str, Optional[str], int]:
+def _scan(text: str, options: dict[str, Any]) -> tuple[str, Optional[str], Optional[int]]:
     scanner = ThinkScanner(**options)
     v1, r1 = scanner.feed(text)
     v2, r2 = scanner.close()
-    reasoning = r1 + r2 if scanner._had_block else None
-    return v1 + v2, reasoning, scanner._orphan_at
+    reasoning = r1 + r2 if scanner.had_block else None
+    return v1 + v2, reasoning, scanner.orphan_at
 
 
 def split_think(
     text: str,
     /,
     *,
-    tags: Any = DEFAULT_TAGS_OPT,
-    delimiters: Any = DEFAULT_DELIMITERS_OPT,
-    start_in_reasoning: Any = DEFAULT_START_OPT,
-    code_aware: Any = DEFAULT_CODE_AWARE_OPT,
-    max_tentative: Any = DEFAULT_MAX_TENTATIVE_OPT,
-    preset: Optional[str] = None,
+    tags: TagsOption = DEFAULT_TAGS_OPT,
+    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: StartAutoOption = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    preset: Optional[PresetName] = None,
 ) -> Split:
     """Split a whole text into its visible answer and its ``<think>``-style reasoning.
 
@@ -56,14 +67,14 @@ def split_think(
             to detect a leading ``reasoning…</think>`` (T10).
         code_aware: leave tags inside Markdown code alone (T5).
         max_tentative: how far a tag opened mid-answer may run before it is taken as prose
-            (T2); ``None`` for no limit.
+            (T2); ``None`` (or any value of ``sys.maxsize`` or more) for no limit.
         preset: fill the options for a model family (section 5); explicit options win.
 
     Returns:
         :class:`Split` with ``visible`` and ``reasoning`` (``None`` when no block, T9).
 
     Raises:
-        TypeError: ``text`` is not a ``str``.
+        TypeError: ``text`` is not a ``str``, or an option has the wrong type.
         ValueError: an invalid option, named in the message.
 
     >>> split_think("<think>\\nplan\\n</think>\\n\\nAnswer.")
@@ -87,32 +98,99 @@ def split_think(
         return Split(visible, reasoning)
     options["start_in_reasoning"] = False
     visible, reasoning, orphan_at = _scan(text, options)
-    if orphan_at < 0:
+    if orphan_at is None:
         return Split(visible, reasoning)
     first = text[:orphan_at].strip()
     rest_visible, rest_reasoning, _ = _scan(text[orphan_at:], options)
     return Split(rest_visible, SEPARATOR.join(p for p in (first, rest_reasoning) if p))
 
 
-def strip_think(text: str, /, **options: Any) -> str:
+def strip_think(
+    text: str,
+    /,
+    *,
+    tags: TagsOption = DEFAULT_TAGS_OPT,
+    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: StartAutoOption = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    preset: Optional[PresetName] = None,
+) -> str:
     """``split_think(text, **options).visible``: the answer without its reasoning.
+
+    Args:
+        text: the model's output.
+        tags: as in :func:`split_think`.
+        delimiters: as in :func:`split_think`.
+        start_in_reasoning: as in :func:`split_think` (``"auto"`` included).
+        code_aware: as in :func:`split_think`.
+        max_tentative: as in :func:`split_think`.
+        preset: as in :func:`split_think`.
+
+    Returns:
+        The visible text.
+
+    Raises:
+        TypeError: ``text`` is not a ``str``, or an option has the wrong type.
+        ValueError: an invalid option, named in the message.
 
     >>> strip_think("<think>hmm</think>Hello!")
     'Hello!'
     """
-    return split_think(text, **options).visible
+    return split_think(
+        text,
+        tags=tags,
+        delimiters=delimiters,
+        start_in_reasoning=start_in_reasoning,
+        code_aware=code_aware,
+        max_tentative=max_tentative,
+        preset=preset,
+    ).visible
 
 
-def iter_think(chunks: Iterable[str], /, **options: Any) -> Iterator[Any]:
+def iter_think(
+    chunks: Iterable[str],
+    /,
+    *,
+    tags: TagsOption = DEFAULT_TAGS_OPT,
+    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: bool = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    preset: Optional[PresetName] = None,
+) -> Iterator[Delta]:
     """Run a ``ThinkScanner`` over ``chunks``; yield the non-empty deltas, then ``close()``'s.
 
-    The final delta is yielded only when it is non-empty.  Options are those of
-    :class:`ThinkScanner` (``"auto"`` is not available when streaming).
+    The final delta is yielded only when it is non-empty.
+
+    Args:
+        chunks: the text in pieces of any size.
+        tags: as in :class:`ThinkScanner`.
+        delimiters: as in :class:`ThinkScanner`.
+        start_in_reasoning: as in :class:`ThinkScanner` (``"auto"`` needs the whole text and
+            is refused).
+        code_aware: as in :class:`ThinkScanner`.
+        max_tentative: as in :class:`ThinkScanner`.
+        preset: as in :class:`ThinkScanner`.
+
+    Yields:
+        :class:`Delta` ``(visible, reasoning)`` pairs, never an empty one.
+
+    Raises:
+        TypeError: a chunk is not a ``str``, or an option has the wrong type.
+        ValueError: an invalid option, named in the message (raised at the first ``next()``).
 
     >>> [tuple(d) for d in iter_think(["<th", "ink>a</think>", "b"])]
     [('', 'a'), ('b', '')]
     """
-    scanner = ThinkScanner(**options)
+    scanner = ThinkScanner(
+        tags=tags,
+        delimiters=delimiters,
+        start_in_reasoning=start_in_reasoning,
+        code_aware=code_aware,
+        max_tentative=max_tentative,
+        preset=preset,
+    )
     for chunk in chunks:
         delta = scanner.feed(chunk)
         if delta:
@@ -122,9 +200,43 @@ def iter_think(chunks: Iterable[str], /, **options: Any) -> Iterator[Any]:
         yield delta
 
 
-async def aiter_think(chunks: AsyncIterable[str], /, **options: Any) -> AsyncIterator[Any]:
-    """The asynchronous twin of :func:`iter_think`."""
-    scanner = ThinkScanner(**options)
+async def aiter_think(
+    chunks: AsyncIterable[str],
+    /,
+    *,
+    tags: TagsOption = DEFAULT_TAGS_OPT,
+    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: bool = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    preset: Optional[PresetName] = None,
+) -> AsyncIterator[Delta]:
+    """The asynchronous twin of :func:`iter_think`.
+
+    Args:
+        chunks: the text in pieces of any size, from an asynchronous source.
+        tags: as in :class:`ThinkScanner`.
+        delimiters: as in :class:`ThinkScanner`.
+        start_in_reasoning: as in :class:`ThinkScanner`.
+        code_aware: as in :class:`ThinkScanner`.
+        max_tentative: as in :class:`ThinkScanner`.
+        preset: as in :class:`ThinkScanner`.
+
+    Yields:
+        :class:`Delta` ``(visible, reasoning)`` pairs, never an empty one.
+
+    Raises:
+        TypeError: a chunk is not a ``str``, or an option has the wrong type.
+        ValueError: an invalid option, named in the message.
+    """
+    scanner = ThinkScanner(
+        tags=tags,
+        delimiters=delimiters,
+        start_in_reasoning=start_in_reasoning,
+        code_aware=code_aware,
+        max_tentative=max_tentative,
+        preset=preset,
+    )
     async for chunk in chunks:
         delta = scanner.feed(chunk)
         if delta:

@@ -1,0 +1,147 @@
+"""Opening inputs, reading them, and the messages about what is wrong with them.
+
+Detection (``--format`` unset), per file (see docs/behaviour.md#cli):
+
+* a name ending in ``.jsonl`` or ``.ndjson`` is JSON Lines;
+* a file whose first line is a complete JSON object and that has another non-empty line is JSON
+  Lines (blank lines between records are skipped); a file that is just that object is a
+  provider response;
+* a file whose first non-empty line is an event-stream field line (``data:``, ``event:``,
+  ``id:``, ``retry:``, or a ``:`` comment) is a Server-Sent Events stream (W1);
+* a text that, after leading whitespace, starts with ``{``, or with ``[`` followed by ``{`` or
+  ``]``, is one JSON value (an object is a provider response, an array a stream of events), and
+  invalid JSON there is an error rather than text, so a truncated response is not printed back
+  as its own "answer"; text that starts with ``[`` followed by anything else (``[THINK]…``) is
+  text, as are other JSON values;
+* text containing ``<REASONING>`` goes to ``parse``, other text to ``split_think``.
+
+A leading UTF-8 byte order mark is dropped from every input.  Invalid UTF-8 is reported with the
+0-based byte offset of the first bad byte in the input.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+import os
+import re
+import stat
+import sys
+from collections.abc import Iterator
+from typing import Any, BinaryIO, Optional
+
+from ._common import STDIN_NAME, InputError
+
+#: One JSON value, not JSON Lines: "{", or "[" followed by "{" or "]" (an array of events).
+JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\]])")
+decode_json = json.JSONDecoder().decode
+#: How an event-stream field line starts (W1).
+SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
+
+
+def open_input(name: str) -> tuple[BinaryIO, str, bool]:
+    """``(binary stream, name shown in messages, whether to close it)`` for a FILE argument.
+
+    Raises:
+        InputError: status 2 when the file cannot be opened.
+    """
+    if name == "-":
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:
+            raise InputError(f"{STDIN_NAME}: cannot open: standard input is closed", 2)
+        return stream, STDIN_NAME, False
+    try:
+        return open(name, "rb"), name, True
+    except OSError as exc:
+        raise InputError(f"{name}: cannot open: {exc.strerror or exc}", 2) from None
+
+
+def numbered(
+    stream: BinaryIO, first: tuple[bytes, ...] = (), skipped: int = 0
+) -> Iterator[tuple[int, int, bytes]]:
+    """``(line number, byte offset, line)`` for ``first`` (lines already read) then the rest."""
+    lineno = offset = 0
+    for raw in first:
+        lineno += 1
+        yield lineno, offset, raw
+        offset += len(raw)
+    for raw in stream:
+        lineno += 1
+        yield lineno, offset, raw
+        offset += len(raw)
+
+
+def file_size(stream: BinaryIO) -> Optional[int]:
+    """The size of a regular file, else None."""
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def json_object_line(line: bytes, errors: str) -> Optional[dict[str, Any]]:
+    """The line's JSON object if the line is exactly one, else None."""
+    body = line[3:] if line.startswith(codecs.BOM_UTF8) else line
+    if body.lstrip()[:1] != b"{":
+        return None
+    try:
+        value = decode_json(body.decode("utf-8", errors))
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def looks_like_sse(line: bytes) -> bool:
+    """Whether a first non-empty line is an event-stream field line."""
+    body = line[3:] if line.startswith(codecs.BOM_UTF8) else line
+    text = body.decode("utf-8", "replace").rstrip("\r\n")
+    return text.startswith(SSE_FIELDS) or text in ("data", "event")
+
+
+def load_json(text: str, shown: str) -> Any:
+    """One JSON value, or ``InputError`` with line and column."""
+    try:
+        return decode_json(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{shown}:{exc.lineno}: {json_error(exc)}") from None
+    except RecursionError:
+        raise InputError(f"{shown}: invalid JSON: nested too deeply") from None
+
+
+def decode_utf8(data: bytes, shown: str, errors: str) -> str:
+    """``data`` as text without a leading BOM, or ``InputError`` with the bad byte's offset."""
+    skip = 3 if data.startswith(codecs.BOM_UTF8) else 0
+    try:
+        return (data[skip:] if skip else data).decode("utf-8", errors)
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{shown}: {utf8_error(exc.start + skip)}") from None
+
+
+def utf8_error(offset: int) -> str:
+    """The message for invalid UTF-8 at a byte offset."""
+    return f"invalid UTF-8 at byte offset {offset} (--errors replace substitutes U+FFFD)"
+
+
+def json_error(exc: ValueError, line: Optional[str] = None) -> str:
+    """``invalid JSON at column C: why``; for one line, C counts within the line."""
+    if not isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON: {exc}"
+    column = exc.colno
+    if line is not None:  # the line still ends with its newline: report the end of the line
+        column = min(exc.pos, len(line.rstrip("\r\n"))) + 1
+    return f"invalid JSON at column {column}: {exc.msg}"
+
+
+def json_type(value: Any) -> str:
+    """``a number``, ``an array``, ... for messages."""
+    if value is None:
+        return "null"
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "an array",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)

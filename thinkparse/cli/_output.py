@@ -1,0 +1,116 @@
+"""What the ``thinkparse`` command writes: the run's shared state (``Context``) and the output of
+one input as text, as a JSON line, or as a card of the HTML page.
+
+* Text output is the visible text (or, with ``--reasoning``, the reasoning), followed by a newline
+  unless it is empty or already ends with one; nothing is written when it is empty.
+* ``--json`` writes one object per input on one line: ``file`` (with several files) first, then
+  ``visible``, ``reasoning``, ``tokens_est``, and for provider input ``provider``, ``format``,
+  ``reasoning_tokens``, ``redacted``.
+* Several files: text output is preceded by ``==> NAME <==`` and separated by a blank line, as
+  ``head`` does; JSON output gets the ``file`` key and no header.
+* ``--reasoning-to-stderr`` writes each input's reasoning to stderr, ending with a newline.
+* ``--html`` collects every result and writes one page at the end
+  (``thinkparse.cli.html.write_page``); each card is named by the file, or ``FILE:LINE`` (or the
+  record's key) for JSON Lines records.
+* Lone surrogates, which only JSON ``\\ud800``-style escapes can produce, are written as U+FFFD;
+  all output is UTF-8, whatever the locale.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import json
+from typing import Any, Optional, Union
+
+from .. import Extraction, Parsed, Split
+from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
+from ._console import Console
+from ._options import Settings
+
+Result = Union[Parsed, Split, Extraction]
+encode_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def with_newline(text: str) -> str:
+    """``text`` ending with a newline, unless it is empty."""
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+class Context:
+    """One run of the command: settings, outputs and the exit status so far."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.args = settings.args
+        self.out_file: Any = None
+        if settings.args.output is not None:
+            try:
+                self.out_file = open(settings.args.output, "wb")  # noqa: SIM115
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot open the output file {settings.args.output}: {exc.strerror or exc}"
+                ) from None
+        self.stdout = Stdout(self.out_file if self.out_file is not None else stdout_binary())
+        self.console = Console(self.stdout)
+        self.status = EXIT_OK
+        self.headers = 0
+        self.pages: Optional[list[tuple[str, Result]]] = [] if settings.args.html else None
+
+    def fail(self, message: str, status: int = EXIT_INPUT) -> None:
+        """Report one problem and raise the exit status to at least ``status``."""
+        self.console.error(message)
+        self.status = max(self.status, status)
+
+    def close(self) -> None:
+        """Write the HTML page if one was asked for, flush, and close an output file."""
+        if self.pages is not None:
+            self.stdout.flush()
+            # The page writer lives in its own module, imported only when asked for.
+            html: Any = importlib.import_module(f"{__package__}.html")
+            html.write_page(self.pages, self.stdout.stream, title="thinkparse", limit=1000)
+        self.stdout.flush()
+        if self.out_file is not None:
+            self.out_file.close()
+
+    def abandon(self) -> None:
+        """Close an output file without writing more (the run was interrupted)."""
+        if self.out_file is not None:
+            with contextlib.suppress(OSError):
+                self.out_file.close()
+
+    def emit(self, shown: str, result: Result) -> None:
+        """Write the output of one whole input."""
+        visible = result.visible
+        reasoning = result.reasoning
+        if self.pages is not None:
+            self.pages.append((shown, result))
+            return
+        if self.args.reasoning_to_stderr and reasoning:
+            self.stdout.flush()
+            self.console.reasoning(with_newline(reasoning))
+        if self.args.json:
+            obj: dict[str, Any] = {"file": shown} if self.settings.multi else {}
+            obj["visible"] = visible
+            obj["reasoning"] = reasoning
+            obj["tokens_est"] = tokens_est(result)
+            if isinstance(result, Extraction):
+                obj["provider"] = result.provider
+                obj["format"] = result.format
+                obj["reasoning_tokens"] = result.reasoning_tokens
+                obj["redacted"] = result.redacted
+            self.stdout.write(encode_json(obj) + "\n")
+        else:
+            if self.settings.multi:
+                self.stdout.write(f"{chr(10) if self.headers else ''}==> {shown} <==\n")
+                self.headers += 1
+            text = reasoning if self.args.reasoning else visible
+            self.stdout.write(with_newline(text or ""))
+        self.stdout.flush()
+
+
+def tokens_est(result: Result) -> int:
+    """The result's ``tokens_est``: ``ceil(len(reasoning) / 4)`` for a ``Split`` (R6)."""
+    if isinstance(result, Split):
+        return 0 if result.reasoning is None else -(-len(result.reasoning) // 4)
+    return result.tokens_est

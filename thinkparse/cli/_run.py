@@ -1,0 +1,236 @@
+"""The main ``thinkparse`` command over FILE arguments: each input's kind, then the library call
+that reads it (see docs/behaviour.md#cli and ``_inputs`` for detection).
+
+* ``--format text`` is the text choice alone (``<REASONING>`` → ``parse``, else
+  ``split_think``); ``reasoning-block`` forces ``parse``; ``think`` forces ``split_think``;
+  ``harmony`` reads raw gpt-oss output with ``split_harmony``; ``json`` one JSON value;
+  ``jsonl`` JSON Lines; ``sse`` a Server-Sent Events body (W1).
+* ``--provider`` forces the provider family for JSON input and makes detection skip the text
+  kinds (a file that is not JSON Lines or SSE is parsed as one JSON value).
+* Scanner options also configure the scanner of event streams (``StreamNormalizer``).
+* Processing goes on after a bad file; the exit status is the highest that occurred.
+"""
+
+from __future__ import annotations
+
+from typing import Any, BinaryIO
+
+from .. import (
+    Extraction,
+    ResponseShapeError,
+    StreamNormalizer,
+    ThinkParseError,
+    iter_sse,
+    normalize,
+    parse,
+    split_harmony,
+    split_think,
+)
+from ._common import InputError, UsageError, isatty
+from ._inputs import (
+    JSON_START,
+    decode_utf8,
+    file_size,
+    json_object_line,
+    json_type,
+    load_json,
+    looks_like_sse,
+    numbered,
+    open_input,
+    utf8_error,
+)
+from ._jsonl import run_jsonl
+from ._live import run_stream
+from ._options import Settings
+from ._output import Context
+
+_SSE_READ = 1 << 16
+
+
+def run(settings: Settings) -> int:
+    """Run the main command; return its exit status."""
+    files = settings.files
+    if not files:
+        import sys
+
+        if isatty(sys.stdin):
+            raise UsageError("no input: give FILE arguments, or - for standard input")
+        files = ["-"]
+    ctx = Context(settings)
+    try:
+        if settings.args.stream:
+            run_stream(ctx, files[0])
+        else:
+            for name in files:
+                one_file(ctx, name)
+    except BaseException:
+        ctx.abandon()
+        raise
+    ctx.close()
+    return ctx.status
+
+
+def one_file(ctx: Context, name: str) -> None:
+    """Process one FILE argument; report its problems and go on."""
+    try:
+        stream, shown, owned = open_input(name)
+        try:
+            _process(ctx, stream, shown, name)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise InputError(f"{shown}: cannot read: {exc.strerror or exc}", 2) from None
+        finally:
+            if owned:
+                stream.close()
+    except InputError as exc:
+        ctx.fail(str(exc), exc.status)
+
+
+def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
+    settings = ctx.settings
+    kind = ctx.args.format
+    if kind is None and name.lower().endswith((".jsonl", ".ndjson")):
+        kind = "jsonl"
+    if kind == "jsonl":
+        run_jsonl(ctx, numbered(stream), shown, file_size(stream))
+        return
+    if kind == "sse":
+        _sse_file(ctx, stream, b"", shown)
+        return
+    if kind is None:
+        first = stream.readline()
+        record = json_object_line(first, settings.errors)
+        if record is not None:
+            blanks: list[bytes] = []
+            for line in stream:
+                if line.isspace():
+                    blanks.append(line)
+                    continue
+                lines = numbered(stream, (first, *blanks, line))
+                run_jsonl(ctx, lines, shown, file_size(stream))
+                return
+            _provider_value(ctx, record, shown)
+            return
+        head = first
+        while head.isspace():
+            nxt = stream.readline()
+            if not nxt:
+                break
+            head += nxt
+        if looks_like_sse(head.lstrip()):
+            _sse_file(ctx, stream, head, shown)
+            return
+        data = head + stream.read()
+    else:
+        data = stream.read()
+    text = decode_utf8(data, shown, settings.errors)
+    del data
+    if kind is None:
+        looks_json = settings.provider is not None or JSON_START.match(text) is not None
+        kind = "json" if looks_json else "text"
+    if kind == "json":
+        _provider_value(ctx, load_json(text, shown), shown)
+    elif kind == "harmony":
+        ctx.emit(shown, split_harmony(text))
+    elif kind == "reasoning-block" or (
+        kind == "text" and not settings.scanner_options_given and "<REASONING>" in text
+    ):
+        ctx.emit(shown, parse(text))
+    else:
+        ctx.emit(shown, split_think(text, **settings.text_options))
+
+
+def _provider_value(ctx: Context, value: Any, shown: str) -> None:
+    if isinstance(value, dict):
+        options = ctx.settings.options_for_responses(shown)
+        try:
+            ex = normalize(value, provider=ctx.settings.provider, **options)
+        except (ThinkParseError, ValueError) as exc:
+            raise InputError(f"{shown}: {exc}") from None
+    elif isinstance(value, list):
+        ex = _event_array(ctx, value, shown)
+    else:
+        raise InputError(
+            f"{shown}: expected a JSON object (a provider response) or an array "
+            f"(a stream of events), not {json_type(value)}"
+        )
+    ctx.emit(shown, ex)
+
+
+def _normalizer(ctx: Context, shown: str) -> Any:
+    try:
+        return StreamNormalizer(provider=ctx.settings.provider, **ctx.settings.stream_options)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{shown}: {exc}") from None
+
+
+def _finish(normalizer: Any, shown: str) -> Extraction:
+    try:
+        normalizer.close()
+        result: Extraction = normalizer.result
+    except (ThinkParseError, ValueError) as exc:
+        raise InputError(f"{shown}: {exc}") from None
+    return result
+
+
+def _event_array(ctx: Context, events: list[Any], shown: str) -> Extraction:
+    for i, event in enumerate(events):
+        if not isinstance(event, dict):
+            raise InputError(
+                f"{shown}: event [{i}]: an event must be a JSON object, not {json_type(event)}"
+            )
+    normalizer = _normalizer(ctx, shown)
+    for i, event in enumerate(events):
+        try:
+            normalizer.feed(event)
+        except (ThinkParseError, ValueError) as exc:
+            raise InputError(f"{shown}: event [{i}]: {exc}") from None
+    return _finish(normalizer, shown)
+
+
+def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
+    """A Server-Sent Events body, read in chunks, to one ``StreamNormalizer`` (W1)."""
+    errors = ctx.settings.errors
+    consumed = 0
+
+    def chunks() -> Any:
+        nonlocal consumed
+        data = head
+        while True:
+            if not data:
+                data = stream.read(_SSE_READ)
+                if not data:
+                    return
+            # Decode here, so invalid UTF-8 is reported with its offset in the file.
+            try:
+                text = decoder.decode(data)
+            except UnicodeDecodeError as exc:
+                offset = consumed - len(held()) + exc.start
+                raise InputError(f"{shown}: {utf8_error(offset)}") from None
+            consumed += len(data)
+            data = b""
+            yield text
+
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8")(errors)
+
+    def held() -> bytes:
+        state: bytes = decoder.getstate()[0]
+        return state
+
+    normalizer = _normalizer(ctx, shown)
+    try:
+        for n, event in enumerate(iter_sse(chunks()), 1):
+            try:
+                normalizer.feed(event)
+            except (ThinkParseError, ValueError) as exc:
+                raise InputError(f"{shown}: event {n}: {exc}") from None
+        try:
+            decoder.decode(b"", True)
+        except UnicodeDecodeError:
+            raise InputError(f"{shown}: {utf8_error(consumed - len(held()))}") from None
+    except ResponseShapeError as exc:
+        raise InputError(f"{shown}: {exc}") from None
+    ctx.emit(shown, _finish(normalizer, shown))
