@@ -210,6 +210,11 @@ class TraceRecorder:
             raise RuntimeError(f"TraceRecorder.{name} is available after close()")
 
     @property
+    def closed(self) -> bool:
+        """Whether ``close()`` was called."""
+        return self._closed
+
+    @property
     def trace(self) -> Trace:
         """The stored :class:`Trace` (after ``close()``)."""
         self._after_close("trace")
