@@ -12,6 +12,7 @@ from _support import CLI_ENV, DATA, check_cli, load_json, run_cli
 from thinkparse import TraceStore
 
 KEYS = ["--session", "s1", "--run", "r1", "--model", "m1"]
+E, HELP = "thinkparse: error: traces: ", " (see 'thinkparse --help')\n"
 
 
 def traces(*args: object, stdin: bytes = b"", env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
@@ -75,7 +76,10 @@ def test_record_stdin_and_stream(db: Path) -> None:  # D5
     proc = traces("record", "--db", db, *KEYS, "--stream", stdin=b"<think>plan</think>live answer")
     assert proc.stdout == b"live answer\n" and proc.returncode == 0
     assert proc.stderr.startswith(b"thinkparse: stored trace ")
-    lines = b'{"choices":[{"delta":{"reasoning_content":"r1"}}]}\n{"choices":[{"delta":{"content":"v"}}]}\n'
+    lines = (
+        b'{"choices":[{"delta":{"reasoning_content":"r1"}}]}\n'
+        b'{"choices":[{"delta":{"content":"v"}}]}\n'
+    )
     proc = traces("record", "--db", db, *KEYS, "--stream", "--json", stdin=lines)
     assert proc.returncode == 0
     out = proc.stdout.decode().splitlines()
@@ -104,10 +108,11 @@ def test_list_filters_table_and_limit(db: Path) -> None:
         "2023-11-14T22:13:20Z  one  a        r    m1     openai_chat  1          0\n"
         "2023-11-14T22:15:00Z  two  b        r    m2     openai_chat  1          0\n",
     )
-    j = lambda *a: [
-        json.loads(x)["id"]
-        for x in traces("list", "--db", db, "--json", *a).stdout.decode().splitlines()
-    ]
+
+    def j(*a: str) -> list[str]:
+        out = traces("list", "--db", db, "--json", *a).stdout.decode()
+        return [json.loads(x)["id"] for x in out.splitlines()]
+
     assert j("--session", "b") == ["two"]
     assert j("--model", "m1") == ["one"]
     assert j("--since", "2023-11-14T22:14:00Z") == ["two"]
@@ -135,7 +140,8 @@ def test_show_prune_stats(db: Path) -> None:
     check_cli(
         traces("show", "--db", db, "t1"),
         "id: t1\nsession_key: s\nrun_id: r\nmodel: m1\nprovider: anthropic\nreasoning_tokens: 5\n"
-        'total_tokens: 0\nduration_ms: 0\nmetadata: {"i": 1}\ncreated_at: 1970-01-01T00:00:01Z (1000)\n\nr\n',
+        'total_tokens: 0\nduration_ms: 0\nmetadata: {"i": 1}\n'
+        "created_at: 1970-01-01T00:00:01Z (1000)\n\nr\n",
     )
     assert json.loads(traces("show", "--db", db, "t1", "--json").stdout)["metadata"] == {"i": 1}
     check_cli(
@@ -204,27 +210,29 @@ def test_parquet_export(db: Path, tmp_path: Path) -> None:
     [
         (
             ["list"],
-            "thinkparse: error: traces: --db PATH is required (or set THINKPARSE_DB) (see 'thinkparse --help')\n",
+            E + "--db PATH is required (or set THINKPARSE_DB)" + HELP,
             2,
         ),
         (
             [],
-            "thinkparse: error: traces: give an action: record, list, show, prune, export, import, stats (see 'thinkparse --help')\n",
+            E + "give an action: record, list, show, prune, export, import, stats" + HELP,
             2,
         ),
         (
             ["record", "--db", "DB"],
-            "thinkparse: error: traces: the following arguments are required: --session, --run, --model (see 'thinkparse --help')\n",
+            E + "the following arguments are required: --session, --run, --model" + HELP,
             2,
         ),
         (
             ["list", "--db", "DB", "--since", "soon"],
-            "thinkparse: error: traces: argument --since: 'soon' is not an ISO date or time, or an age like 7d or 12h (see 'thinkparse --help')\n",
+            E
+            + "argument --since: 'soon' is not an ISO date or time, or an age like 7d or 12h"
+            + HELP,
             2,
         ),
         (
             ["prune", "--db", "DB", "--older-than", "x"],
-            "thinkparse: error: traces: argument --older-than: 'x' is not an age like 30d or 12h (see 'thinkparse --help')\n",
+            E + "argument --older-than: 'x' is not an age like 30d or 12h" + HELP,
             2,
         ),
         (["show", "--db", "DB", "nope"], "thinkparse: no trace with id 'nope'\n", 1),
@@ -261,7 +269,8 @@ def test_unusable_databases_are_one_clean_line(db: Path, tmp_path: Path) -> None
     check_cli(
         traces("stats", "--db", db),
         "",
-        f"thinkparse: {db}: the trace store has schema version 9, newer than 1; upgrade thinkparse to open it\n",
+        f"thinkparse: {db}: the trace store has schema version 9, newer than 1;"
+        " upgrade thinkparse to open it\n",
         2,
     )
 
@@ -279,7 +288,8 @@ def test_bad_inputs(db: Path, tmp_path: Path) -> None:
     check_cli(
         traces("import", "--db", db, imp),
         "",
-        f"{imp}:1: missing session_key, run_id, model, provider, reasoning_text, reasoning_tokens, total_tokens, duration_ms, created_at\n",
+        f"{imp}:1: missing session_key, run_id, model, provider, reasoning_text, "
+        "reasoning_tokens, total_tokens, duration_ms, created_at\n",
         1,
     )
 
