@@ -216,18 +216,15 @@ _RULES: tuple[tuple[str, _Finder], ...] = tuple(
             _token("openai", b"sk-", rb"(?!ant-)(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,}"),
         ),
         ("google_api_key", _token("google_api_key", b"AIza", rb"[A-Za-z0-9_-]{35}")),
-        *(
-            (
+        (
+            "aws_access_key_id",
+            _token(
                 "aws_access_key_id",
-                _token("aws_access_key_id", p, rb"[A-Z0-9]{16}", rb"[A-Za-z0-9]", variant=v),
-            )
-            for p, v in (
-                (b"AKIA", b""),
-                (b"ASIA", b""),
-                (b"ABIA", b""),
-                (b"ACCA", b""),
-                (b"A3T", b"[A-Z0-9]"),
-            )
+                b"A",
+                rb"[A-Z0-9]{16}",
+                rb"[A-Za-z0-9]",
+                variant=rb"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])",
+            ),
         ),
         (
             "aws_secret_access_key",
@@ -257,8 +254,10 @@ _RULES: tuple[tuple[str, _Finder], ...] = tuple(
                 variant=rb"(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct|agent|ft)",
             ),
         ),
-        ("slack", _token("slack", b"xox", rb"-[A-Za-z0-9-]{10,}", variant=rb"[bpaorse]")),
-        ("slack", _token("slack", b"xapp-", rb"[A-Za-z0-9-]{10,}")),
+        (
+            "slack",
+            _token("slack", b"x", rb"-[A-Za-z0-9-]{10,}", variant=rb"(?:ox[bpaorse]|app)"),
+        ),
         (
             "slack",
             _regex_rule(
