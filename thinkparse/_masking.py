@@ -64,7 +64,8 @@ Decisions where the rules are silent:
 * Linear time: every pattern starts with a literal (so the engine's fast literal search finds the
   candidates), a negative look-behind placed after the literal makes only the start of a run of
   key characters a candidate, and every variable part either has a bound or is followed by nothing
-  that can fail; the PEM rule searches for each END once.  Matching runs on the UTF-8 bytes
+  that can fail; the PEM rule searches for each END once.  A rule whose literal does not occur
+  in the text is skipped after one substring test.  Matching runs on the UTF-8 bytes
   (case-insensitive rules on an ASCII-lowercased copy of the same length), so offsets agree.
 """
 
@@ -93,25 +94,26 @@ _Span = tuple[int, int, int, str]  # start, end, rule order, rule name
 _Finder = Callable[[bytes, bytes], Iterator[tuple[int, int, str]]]
 
 _REDACTED = b"[REDACTED:"
+#: finder -> (a literal every match contains, whether it is looked for in the lowercased copy);
+#: text without the literal is not scanned (a substring test costs far less than a regex pass,
+#: and most text holds no secret).
+_NEEDLES: dict[_Finder, tuple[bytes, bool]] = {}
 
 
 def _regex_rule(
     name: str, pattern: bytes, needle: bytes, *, lower: bool = False, value: str = ""
 ) -> _Finder:
     """A finder for one pattern.  ``value`` names the group replaced (else the whole match);
-    ``lower`` runs it on the lowercased copy (the pattern must then be written in lowercase).
-    ``needle`` is a literal every match contains: text without it is not scanned at all (a
-    substring test is many times faster than a regex pass, and most text holds no secret)."""
+    ``lower`` runs it on the lowercased copy (the pattern must then be written in lowercase);
+    ``needle`` is a literal every match contains (see ``_NEEDLES``)."""
     rx = re.compile(pattern)
 
     def find(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-        hay = low if lower else raw
-        if needle not in hay:
-            return
-        for m in rx.finditer(hay):
+        for m in rx.finditer(low if lower else raw):
             start, end = m.span(value) if value else m.span()
             yield start, end, name
 
+    _NEEDLES[find] = (needle, lower)
     return find
 
 
@@ -132,8 +134,6 @@ def _token(
 
 
 def _find_pem(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-    if b"PRIVATE KEY-----" not in raw:
-        return
     pos = 0
     while True:
         begin = _PEM_BEGIN.search(raw, pos)
@@ -147,6 +147,7 @@ def _find_pem(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
         pos = end.end()
 
 
+_NEEDLES[_find_pem] = (b"PRIVATE KEY-----", False)
 _PEM_BEGIN = re.compile(rb"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
 _PEM_END = re.compile(rb"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
 
@@ -176,8 +177,6 @@ def _assignment(name: str, keyword: bytes, variant: bytes = b"") -> _Finder:
     )
 
     def find(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-        if keyword not in low:
-            return
         for m in rx.finditer(low):
             group = "bare" if m.start("bare") >= 0 else ("dq" if m.start("dq") >= 0 else "sq")
             start, end = m.span(group)
@@ -188,6 +187,7 @@ def _assignment(name: str, keyword: bytes, variant: bytes = b"") -> _Finder:
                 continue
             yield start, end, name
 
+    _NEEDLES[find] = (keyword, True)
     return find
 
 
@@ -324,6 +324,9 @@ def _spans(raw: bytes) -> list[_Span]:
     low = raw.lower()
     spans: list[_Span] = []
     for name, finder in _RULES:
+        needle, lower = _NEEDLES[finder]
+        if needle not in (low if lower else raw):
+            continue
         for start, end, kind in finder(raw, low):
             # a byte class may stop inside a UTF-8 sequence: widen to whole characters
             while start > 0 and 0x80 <= raw[start] < 0xC0:
