@@ -45,24 +45,24 @@ from ._masking import DEFAULT_MASKER
 from ._store_io import open_lines, open_text_out, parse_import_line
 from ._trace_row import (
     COLUMN_NAMES,
-    COLUMNS,
-    SCHEMA_SQL,
-    SCHEMA_VERSION,
     Masker,
     Trace,
     TraceStoreError,
     apply_masker,
     check_count,
     check_days,
+    check_filter_names,
     check_str,
     check_time,
+    clause,
     mask_metadata,
+    migrate,
+    where,
 )
 from ._types import Extraction
 
 __all__ = ["Trace", "TraceStore", "TraceStoreError"]
 
-_META_KEY = "reasoning_traces_schema"
 _PAGE = 500
 _BUSY_MS = 30_000
 _DAY_MS = 86_400_000
@@ -71,7 +71,6 @@ _INSERT = (
     f"VALUES ({', '.join('?' for _ in COLUMN_NAMES)})"
 )
 _SELECT = f"SELECT {', '.join(COLUMN_NAMES)} FROM reasoning_traces"
-_FILTERS = ("session_key", "run_id", "model", "provider", "since", "until", "limit")
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -123,7 +122,7 @@ class TraceStore:
             self._conn = sqlite3.connect(
                 self.path, timeout=_BUSY_MS / 1000, isolation_level=None, check_same_thread=False
             )
-            self._migrate(self._conn)
+            migrate(self._conn, self.path, _BUSY_MS)
         except sqlite3.Error as exc:
             if self._conn is not None:
                 self._conn.close()
@@ -136,53 +135,6 @@ class TraceStore:
             self.prune_older_than()
 
     # --- schema -----------------------------------------------------------------------------------
-    def _migrate(self, conn: sqlite3.Connection) -> None:
-        conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            self._check_existing(conn)
-            for statement in SCHEMA_SQL:
-                conn.execute(statement)
-            conn.execute(
-                "INSERT OR IGNORE INTO thinkparse_meta (key, value) VALUES (?, ?)",
-                (_META_KEY, str(SCHEMA_VERSION)),
-            )
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-
-    def _check_existing(self, conn: sqlite3.Connection) -> None:
-        tables = {
-            row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
-        }
-        if "thinkparse_meta" in tables:
-            row = conn.execute(
-                "SELECT value FROM thinkparse_meta WHERE key = ?", (_META_KEY,)
-            ).fetchone()
-            if row is not None:
-                try:
-                    version = int(row[0])
-                except ValueError:
-                    version = -1
-                if version > SCHEMA_VERSION:
-                    raise TraceStoreError(
-                        f"{self.path}: the trace store has schema version {version}, newer than "
-                        f"{SCHEMA_VERSION}; upgrade thinkparse to open it"
-                    )
-                if version != SCHEMA_VERSION:
-                    raise TraceStoreError(f"{self.path}: unknown schema version {row[0]!r}")
-        if "reasoning_traces" in tables:
-            info = conn.execute("PRAGMA table_info(reasoning_traces)").fetchall()
-            found = [(r[1], str(r[2]).upper(), bool(r[3])) for r in info]
-            wanted = [(n, d.split()[0], "NOT NULL" in d) for n, d in COLUMNS]
-            if found != wanted:
-                raise TraceStoreError(
-                    f"{self.path}: a reasoning_traces table with other columns exists"
-                )
-
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             raise TraceStoreError("the trace store is closed")
@@ -327,22 +279,22 @@ class TraceStore:
             TypeError, ValueError: a bad filter (named), raised by this call, not the iteration.
             TraceStoreError: the store is closed.
         """
-        where, params = _where(session_key, run_id, model, provider, since, until)
+        found, params = where(session_key, run_id, model, provider, since, until)
         if limit is not None:
             check_count(limit, "limit")
         self._connection()
-        return self._pages(where, params, limit)
+        return self._pages(found, params, limit)
 
-    def _pages(self, where: list[str], params: list[Any], limit: Optional[int]) -> Iterator[Trace]:
+    def _pages(self, found: list[str], params: list[Any], limit: Optional[int]) -> Iterator[Trace]:
         left = limit
         after: Optional[tuple[int, str]] = None
         while left is None or left > 0:
-            clauses, args = list(where), list(params)
+            clauses, args = list(found), list(params)
             if after is not None:
                 clauses.append("(created_at > ? OR (created_at = ? AND id > ?))")
                 args += [after[0], after[0], after[1]]
             size = _PAGE if left is None else min(_PAGE, left)
-            sql = _SELECT + _clause(clauses) + " ORDER BY created_at, id LIMIT ?"
+            sql = _SELECT + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
             with self._lock:
                 rows = self._connection().execute(sql, [*args, size]).fetchall()
             for row in rows:
@@ -355,21 +307,21 @@ class TraceStore:
 
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
-        _check_filter_names(filters, allow_limit=False)
-        where, params = _where(**filters)
+        check_filter_names(filters, allow_limit=False)
+        found, params = where(**filters)
         with self._lock:
             row = (
                 self._connection()
-                .execute("SELECT count(*) FROM reasoning_traces" + _clause(where), params)
+                .execute("SELECT count(*) FROM reasoning_traces" + clause(found), params)
                 .fetchone()
             )
         return int(row[0])
 
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
-        _check_filter_names(filters, allow_limit=False)
-        where, params = _where(**filters)
-        sql = "EXPLAIN QUERY PLAN " + _SELECT + _clause(where) + " ORDER BY created_at, id"
+        check_filter_names(filters, allow_limit=False)
+        found, params = where(**filters)
+        sql = "EXPLAIN QUERY PLAN " + _SELECT + clause(found) + " ORDER BY created_at, id"
         with self._lock:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
 
@@ -415,7 +367,7 @@ class TraceStore:
             TypeError, ValueError: a bad ``fp`` or filter.
             TraceStoreError: the store is closed.
         """
-        _check_filter_names(filters, allow_limit=True)
+        check_filter_names(filters, allow_limit=True)
         traces = self.query(**filters)
         count = 0
         with open_text_out(fp, "fp") as write:
@@ -470,7 +422,7 @@ class TraceStore:
         """
         from ._store_io import write_parquet
 
-        _check_filter_names(filters, allow_limit=True)
+        check_filter_names(filters, allow_limit=True)
         return write_parquet(path, (t.to_dict() for t in self.query(**filters)))
 
     # --- lifecycle --------------------------------------------------------------------------------
@@ -490,41 +442,3 @@ class TraceStore:
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else "open"
         return f"TraceStore({self.path!r}, retention_days={self.retention_days!r}, {state})"
-
-
-def _check_filter_names(filters: dict[str, Any], *, allow_limit: bool) -> None:
-    for name in filters:
-        if name not in _FILTERS or (name == "limit" and not allow_limit):
-            raise TypeError(f"unknown filter {name!r}")
-
-
-def _where(
-    session_key: Optional[str] = None,
-    run_id: Optional[str] = None,
-    model: Optional[str] = None,
-    provider: Optional[str] = None,
-    since: Optional[Any] = None,
-    until: Optional[Any] = None,
-) -> tuple[list[str], list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    for name, value in (
-        ("session_key", session_key),
-        ("run_id", run_id),
-        ("model", model),
-        ("provider", provider),
-    ):
-        if value is not None:
-            clauses.append(f"{name} = ?")
-            params.append(check_str(value, name, empty=True))
-    if since is not None:
-        clauses.append("created_at >= ?")
-        params.append(check_time(since, "since"))
-    if until is not None:
-        clauses.append("created_at < ?")
-        params.append(check_time(until, "until"))
-    return clauses, params
-
-
-def _clause(clauses: list[str]) -> str:
-    return " WHERE " + " AND ".join(clauses) if clauses else ""

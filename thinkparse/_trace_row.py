@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Optional, Union
@@ -14,10 +15,11 @@ from typing import Any, Callable, Optional, Union
 from ._errors import ThinkParseError
 from ._masking import Masked
 
-__all__ = ["COLUMNS", "SCHEMA_VERSION", "Trace", "TraceStoreError"]
+__all__ = ["COLUMNS", "SCHEMA_VERSION", "Trace", "TraceStoreError", "clause", "migrate", "where"]
 
 #: The version of the schema below, kept in ``thinkparse_meta`` (#d1).
 SCHEMA_VERSION = 1
+META_KEY = "reasoning_traces_schema"
 
 #: Column name, SQL declaration (the ``reasoning_traces`` table, #d1).
 COLUMNS: tuple[tuple[str, str], ...] = (
@@ -178,3 +180,92 @@ def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
     if isinstance(value, (list, tuple)):
         return [_mask_value(masker, item, f"{path}[{i}]") for i, item in enumerate(value)]
     raise TypeError(f"{path}: a {type(value).__name__} is not JSON data")
+
+
+# --- schema ------------------------------------------------------------------------------------
+def migrate(conn: sqlite3.Connection, path: str, busy_ms: int) -> None:
+    """Create or check the schema in one transaction (#d1); ``TraceStoreError`` when foreign."""
+    conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        _check_existing(conn, path)
+        for statement in SCHEMA_SQL:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT OR IGNORE INTO thinkparse_meta (key, value) VALUES (?, ?)",
+            (META_KEY, str(SCHEMA_VERSION)),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _check_existing(conn: sqlite3.Connection, path: str) -> None:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "thinkparse_meta" in tables:
+        row = conn.execute(
+            "SELECT value FROM thinkparse_meta WHERE key = ?", (META_KEY,)
+        ).fetchone()
+        if row is not None:
+            try:
+                version = int(row[0])
+            except ValueError:
+                version = -1
+            if version > SCHEMA_VERSION:
+                raise TraceStoreError(
+                    f"{path}: the trace store has schema version {version}, newer than "
+                    f"{SCHEMA_VERSION}; upgrade thinkparse to open it"
+                )
+            if version != SCHEMA_VERSION:
+                raise TraceStoreError(f"{path}: unknown schema version {row[0]!r}")
+    if "reasoning_traces" in tables:
+        info = conn.execute("PRAGMA table_info(reasoning_traces)").fetchall()
+        found = [(r[1], str(r[2]).upper(), bool(r[3])) for r in info]
+        wanted = [(n, d.split()[0], "NOT NULL" in d) for n, d in COLUMNS]
+        if found != wanted:
+            raise TraceStoreError(f"{path}: a reasoning_traces table with other columns exists")
+
+
+# --- query filters -----------------------------------------------------------------------------
+_FILTERS = ("session_key", "run_id", "model", "provider", "since", "until", "limit")
+
+
+def check_filter_names(filters: dict[str, Any], *, allow_limit: bool) -> None:
+    for name in filters:
+        if name not in _FILTERS or (name == "limit" and not allow_limit):
+            raise TypeError(f"unknown filter {name!r}")
+
+
+def where(
+    session_key: Optional[str] = None,
+    run_id: Optional[str] = None,
+    model: Optional[str] = None,
+    provider: Optional[str] = None,
+    since: Optional[Any] = None,
+    until: Optional[Any] = None,
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, value in (
+        ("session_key", session_key),
+        ("run_id", run_id),
+        ("model", model),
+        ("provider", provider),
+    ):
+        if value is not None:
+            clauses.append(f"{name} = ?")
+            params.append(check_str(value, name, empty=True))
+    if since is not None:
+        clauses.append("created_at >= ?")
+        params.append(check_time(since, "since"))
+    if until is not None:
+        clauses.append("created_at < ?")
+        params.append(check_time(until, "until"))
+    return clauses, params
+
+
+def clause(clauses: list[str]) -> str:
+    return " WHERE " + " AND ".join(clauses) if clauses else ""
