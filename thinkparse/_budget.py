@@ -270,3 +270,11 @@ class BudgetTracker:
 def _check_key(key: object) -> None:
     if not isinstance(key, str):
         raise TypeError(f"session_key must be a str, not {type(key).__name__}")
+
+
+def record_turn(
+    tracker: BudgetTracker, session_key: str, usage: Union[Extraction, int]
+) -> tuple[tuple[BudgetEvent, ...], Optional[Exception]]:
+    """``tracker.record`` that returns the first callback exception instead of raising it, so a
+    caller (the trace recorder) keeps the events and re-raises afterwards."""
+    return tracker._record(session_key, usage)

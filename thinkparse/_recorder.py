@@ -29,7 +29,7 @@ from __future__ import annotations
 import time
 from typing import Any, Optional
 
-from ._budget import BudgetEvent, BudgetTracker
+from ._budget import BudgetEvent, BudgetTracker, record_turn
 from ._errors import ScannerClosedError
 from ._scanner import ThinkScanner
 from ._store import TraceStore
@@ -185,7 +185,7 @@ class TraceRecorder:
         )
         self._trace = self._store.get(trace_id)
         if self._budget is not None:
-            self._events, error = self._budget._record(self._keys["session_key"], self._result)
+            self._events, error = record_turn(self._budget, self._keys["session_key"], self._result)
             if error is not None:
                 raise error
         return delta

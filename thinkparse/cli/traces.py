@@ -31,15 +31,15 @@ import os
 import re
 import statistics
 import sys
+import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any, NoReturn, Optional
 
 from .. import Extraction, TraceStore, TraceStoreError, parse, split_think
-from .._store import now_ms
-from .._trace_inputs import record_stream, to_extraction
 from ._common import InputError, Stdout, UsageError, guarded, stdout_binary
 from ._inputs import decode_utf8, json_object_line, load_json, looks_like_sse, open_input
+from ._traces_input import record_stream, to_extraction
 
 __all__ = ["main"]
 
@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
 def _time(value: str) -> int:
     age = _AGE.fullmatch(value.strip())
     if age:
-        return now_ms() - int(float(age.group(1)) * _UNIT[age.group(2)] * 1000)
+        return int(time.time() * 1000) - int(float(age.group(1)) * _UNIT[age.group(2)] * 1000)
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:

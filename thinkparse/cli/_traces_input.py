@@ -14,14 +14,20 @@ import os
 from collections.abc import Iterator
 from typing import Any, Optional, Union
 
-from ._errors import ThinkParseError
-from ._recorder import TraceRecorder
-from ._sse import iter_sse
-from ._store import TraceStore
-from ._types import Extraction, Parsed, Split, Usage, tokens_estimate
-from .cli._common import InputError, Stdout
-from .cli._inputs import looks_like_sse
-from .providers import StreamNormalizer, normalize
+from .. import (
+    Extraction,
+    Parsed,
+    Split,
+    StreamNormalizer,
+    ThinkParseError,
+    TraceRecorder,
+    TraceStore,
+    Usage,
+    iter_sse,
+    normalize,
+)
+from ._common import InputError, Stdout, UsageError
+from ._inputs import looks_like_sse
 
 __all__ = ["record_stream", "to_extraction"]
 
@@ -43,7 +49,7 @@ def to_extraction(
         if isinstance(value, (Parsed, Split)):
             reasoning = value.reasoning
             fmt = "none" if reasoning is None else "tags"
-            est = tokens_estimate(reasoning)
+            est = 0 if reasoning is None else -(-len(reasoning) // 4)
             return Extraction(value.visible, reasoning, None, est, False, (), "text", fmt, Usage())
         if sse:
             return _events(iter_sse([value]), provider, options)
@@ -80,8 +86,6 @@ def record_stream(
     The first line decides: a JSON object starts JSON event lines, an SSE field line an event
     stream, anything else raw text chunks.
     """
-    from .cli._common import UsageError
-
     if files not in ([], ["-"]):
         raise UsageError("traces: --stream reads standard input only")
     stream_options = dict(options)
