@@ -18,6 +18,8 @@ def test_bench_traces_functions_run(monkeypatch: pytest.MonkeyPatch) -> None:
         assert [name for name, _ in bench.bench_mask(20_000, 1)] == [
             "realistic reasoning",
             "same + secrets",
+            "baseline: one regex literal pass",
+            "baseline: memchr scan",
         ]
         rows = bench.bench_linear([1_000, 2_000])
         assert [name for name, _ in rows] == list(bench.ADVERSARIAL)
