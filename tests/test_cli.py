@@ -499,7 +499,7 @@ def test_internal_error_is_one_line_exit_70(tmp_path: Path) -> None:
     code = (
         "import sys, thinkparse.cli as c, thinkparse.cli._run as r\n"
         "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
-        "r.split_think = lambda text, **k: boom() if text else None\n"
+        "r.emit_streamed = boom\n"
         f"sys.exit(c.main([{str(f)!r}]))\n"
     )
     proc = subprocess.run(

@@ -286,3 +286,84 @@ def test_scanner_options_for_provider_responses(tmp_path: Path) -> None:
         check_cli(proc, "", f"{f}: {message}", 2)
         check_cli(jproc, "", f"{g}: {message}", 2)
     check_cli(run(f), "[THINK]p[/THINK]a\n")
+
+
+# ---- --choice and --all-choices ---------------------------------------------------------------
+TWO = {
+    "id": "c",
+    "choices": [
+        {"index": 0, "message": {"content": "a0", "reasoning_content": "r0"}},
+        {"index": 1, "message": {"content": "<think>r1</think>a1"}},
+    ],
+}
+
+
+def test_choice_and_all_choices(tmp_path: Path) -> None:
+    # W4: --choice N selects a choice; --all-choices gives one output per choice.
+    f = tmp_path / "r.json"
+    f.write_text(json.dumps(TWO), encoding="utf-8")
+    check_cli(run(f), "a0\n")
+    check_cli(run("--choice", "1", f), "a1\n")
+    check_cli(run("--choice", "1", "-r", f), "r1\n")
+    check_cli(
+        run("--all-choices", f), f"==> {f} [choice 0] <==\na0\n\n==> {f} [choice 1] <==\na1\n"
+    )
+    proc = run("--all-choices", "-j", f)
+    rows = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert [(r["choice"], r["visible"], r["reasoning"]) for r in rows] == [
+        (0, "a0", "r0"),
+        (1, "a1", "r1"),
+    ]
+    proc = run("--choice", "2", f)
+    assert (proc.stdout, proc.returncode) == (b"", 1)
+    assert proc.stderr.decode().startswith(f"{f}: choices[2]")
+
+
+def test_all_choices_jsonl(tmp_path: Path) -> None:
+    # One line per choice, each with the record's key and the choice index.
+    g = tmp_path / "r.jsonl"
+    g.write_text(json.dumps(TWO) + "\n" + chat("x", id="d"), encoding="utf-8")
+    check_cli(
+        run("--all-choices", "-r", g),
+        '{"id": "c", "choice": 0, "reasoning": "r0"}\n'
+        '{"id": "c", "choice": 1, "reasoning": "r1"}\n'
+        '{"id": "d", "choice": 0, "reasoning": null}\n',
+    )
+    proc = run("--choice", "1", "-r", g)
+    assert proc.stdout.decode().splitlines()[0] == '{"id": "c", "reasoning": "r1"}'
+    assert proc.returncode == 1  # the second record has one choice: an error record
+
+
+def test_choice_in_streams() -> None:
+    events = [
+        {
+            "choices": [
+                {"index": 0, "delta": {"content": "a"}},
+                {"index": 1, "delta": {"content": "b"}},
+            ]
+        },
+    ]
+    body = "".join(f"data: {json.dumps(e)}\n\n" for e in events).encode()
+    check_cli(run("--stream", "--choice", "1", stdin=body), "b\n")
+    check_cli(run("--stream", stdin=body), "a\n")
+
+
+def test_choice_where_meaningless(tmp_path: Path) -> None:
+    f = tmp_path / "t.txt"
+    f.write_text("plain text", encoding="utf-8")
+    check_cli(
+        run("--choice", "1", f),
+        "",
+        f"{f}: --choice and --all-choices apply to provider responses and streams, not to text\n",
+        2,
+    )
+    assert run("--choice", "1", "--all-choices", f).returncode == 2
+    assert run("--all-choices", "--stream").returncode == 2
+    assert run("--choice", "1", "--format", "think", f).returncode == 2
+    check_cli(
+        run("--stream", "--choice", "1", stdin=b"text"),
+        "",
+        "<stdin>: --choice and --all-choices apply to provider responses and streams, "
+        "not to text\n",
+        2,
+    )

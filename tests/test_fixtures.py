@@ -47,7 +47,9 @@ _load = load_json
 _case_id = case_id
 
 
-FILES = sorted(DATA.rglob("*.json"))
+# ``replay/`` holds the lossless-turn fixtures (a response and its stream together), checked by
+# test_providers_replay.py.
+FILES = sorted(p for p in DATA.rglob("*.json") if p.parent.name != "replay")
 CASES = {_case_id(p): _load(p) for p in FILES}
 RESPONSE_IDS = [cid for cid, case in CASES.items() if "response" in case]
 STREAM_IDS = [cid for cid, case in CASES.items() if "events" in case]

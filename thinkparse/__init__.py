@@ -20,13 +20,14 @@ from ._spec import PRESET_NAMES
 from ._sse import aiter_sse, iter_sse
 from ._store import Trace, TraceStore, TraceStoreError
 from ._think import aiter_think, iter_think, split_think, strip_think
-from ._types import Delta, Extraction, Parsed, Split, Usage
+from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (
     StreamNormalizer,
     normalize,
     reasoning_from_trace,
     split_harmony,
     split_trace,
+    to_message,
 )
 
 __version__ = "0.1.0"
@@ -43,6 +44,7 @@ __all__ = [
     "Extraction",
     "Masked",
     "Parsed",
+    "ReasoningBlock",
     "ResponseShapeError",
     "ScannerClosedError",
     "Split",
@@ -71,4 +73,5 @@ __all__ = [
     "split_trace",
     "stream_deltas",
     "strip_think",
+    "to_message",
 ]

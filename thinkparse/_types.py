@@ -7,10 +7,14 @@ dataclasses.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from ._spec import CHARS_PER_TOKEN
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .providers._turn import Turn
 
 
 class Delta(tuple):  # type: ignore[type-arg]
@@ -96,6 +100,39 @@ class Usage:
     """Total as reported."""
 
 
+BlockKind = Literal["text", "summary", "opaque"]
+
+
+@dataclass(frozen=True)
+class ReasoningBlock:
+    """One reasoning item of a turn, readable or not, with its wire form (docs/behaviour.md#x1).
+
+    Equality and hash compare every field but the wire form (it may be large; compare
+    ``wire`` explicitly where it matters).
+    """
+
+    kind: BlockKind
+    """``"text"`` (readable raw reasoning), ``"summary"`` (a readable summary) or ``"opaque"``."""
+    text: str
+    """The readable text; ``""`` when opaque."""
+    signature: Optional[str] = None
+    """Anthropic/Bedrock signature, Gemini thought signature, OpenRouter signature."""
+    data: Optional[str] = None
+    """Opaque payload: Anthropic redacted ``data``, Bedrock ``redactedContent``, Responses
+    ``encrypted_content``, OpenRouter ``reasoning.encrypted`` ``data``."""
+    id: Optional[str] = None
+    """Responses item id, OpenRouter detail id."""
+    provider: str = ""
+    """The family the block came from."""
+    _wire: Any = field(default=None, repr=False, compare=False, hash=False)
+
+    @property
+    def wire(self) -> dict[str, Any]:
+        """A new deep copy of the item as received (JSON-compatible), at every access."""
+        w = self._wire
+        return copy.deepcopy(w) if w is not None else {}
+
+
 @dataclass(frozen=True)
 class Extraction:
     """A provider response reduced to answer and reasoning (SPEC section 6)."""
@@ -118,6 +155,42 @@ class Extraction:
     """``"field"``, ``"blocks"``, ``"tags"``, ``"harmony"`` or ``"none"`` (P11)."""
     usage: Usage = field(default_factory=Usage)
     """Token usage (P12)."""
+    finish_reason: Optional[str] = field(default=None, compare=False)
+    """Why generation stopped, as the provider reported it (``finish_reason``,
+    ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
+    Left out of equality, like the decoded turn: two results that say the same are equal."""
+    _turn: Optional[Turn] = field(default=None, compare=False, repr=False, hash=False)
+
+    @property
+    def blocks(self) -> tuple[ReasoningBlock, ...]:
+        """Every reasoning item of the turn in wire order (see docs/behaviour.md#x1).
+
+        Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
+        """
+        t = self._turn
+        return t.blocks if t is not None else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """The flat record the CLI's ``--json`` writes (W4).
+
+        Returns:
+            ``{"visible", "reasoning", "tokens_est", "provider", "format",
+            "reasoning_tokens", "redacted"}``.
+        """
+        return {
+            "visible": self.visible,
+            "reasoning": self.reasoning,
+            "tokens_est": self.tokens_est,
+            "provider": self.provider,
+            "format": self.format,
+            "reasoning_tokens": self.reasoning_tokens,
+            "redacted": self.redacted,
+        }
+
+
+def turn_of(x: Extraction) -> Optional[Turn]:
+    """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
+    return x._turn
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:

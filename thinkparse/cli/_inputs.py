@@ -35,6 +35,7 @@ from ._common import STDIN_NAME, InputError
 #: One JSON value, not JSON Lines: "{", or "[" followed by "{" or "]" (an array of events).
 JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\]])")
 decode_json = json.JSONDecoder().decode
+_BLOCK = 1 << 20
 #: How an event-stream field line starts (W1).
 SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
 
@@ -65,10 +66,21 @@ def numbered(
         lineno += 1
         yield lineno, offset, raw
         offset += len(raw)
-    for raw in stream:
-        lineno += 1
-        yield lineno, offset, raw
-        offset += len(raw)
+    # Blocks split at line ends: much cheaper per line than readline.
+    rest = b""
+    read = stream.read
+    while True:
+        block = read(_BLOCK)
+        if not block:
+            break
+        lines = (rest + block).split(b"\n") if rest else block.split(b"\n")
+        rest = lines.pop()
+        for raw in lines:
+            lineno += 1
+            yield lineno, offset, raw
+            offset += len(raw) + 1
+    if rest:
+        yield lineno + 1, offset, rest
 
 
 def file_size(stream: BinaryIO) -> Optional[int]:

@@ -10,20 +10,25 @@ lines between records are not records and give nothing):
   provider has): ``{"file"?, KEY?, "error": "…"}`` in its place, and the same message as
   ``FILE:LINE: …`` on stderr; the run goes on and exits 1.
 
+With ``--all-choices`` a record gives one line per choice (``n > 1``: Chat ``choices``, Gemini
+``candidates``), each with ``"choice": I`` after the key, so lines join back by key and index.
+
 KEY is the record's ``id`` when it has one, or with ``--key FIELD`` that top-level field (``null``
 when the record lacks it), so outputs can be joined back to inputs.
 
 Speed: the record loop keeps everything in locals, builds each line from one format string with
 the C string encoder of the ``json`` module (byte-identical to ``json.dumps(...,
 ensure_ascii=False)``), and uses ``orjson`` to decode when it is installed (``thinkparse[fast]``)
--- falling back to the standard decoder for anything ``orjson`` rejects (NaN, integers beyond
-64 bits, lone surrogates), so the values and the messages are the standard ones.
+-- falling back to the standard decoder for anything ``orjson`` rejects (NaN, infinities, lone
+surrogates) and for lines with a run of 19 or more digits (``orjson`` reads integers beyond 64
+bits as floats), so the values and the messages are always the standard ones.
 """
 
 from __future__ import annotations
 
 import json
 import json.encoder
+import re
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
@@ -31,7 +36,7 @@ from .. import ThinkParseError, normalize
 from ._common import EXIT_INPUT, InputError, isatty
 from ._console import Progress
 from ._inputs import decode_json, json_error, json_type, utf8_error
-from ._output import Context, encode_json, with_newline
+from ._output import Context, each_choice, encode_json, with_newline
 
 _enc_str: Callable[[str], str] = json.encoder.encode_basestring
 
@@ -46,14 +51,13 @@ def _fast_loads() -> Optional[Callable[[bytes], Any]]:
 
 
 _FAST_LOADS = _fast_loads()
+#: orjson reads integers beyond 64 bits as floats: lines with 19+ digits in a row take the
+#: standard decoder (also long float mantissas; slower, never different).
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
 
 
 def _s(value: Optional[str]) -> str:
     return "null" if value is None else _enc_str(value)
-
-
-def _n(value: Optional[int]) -> str:
-    return "null" if value is None else str(int(value))
 
 
 def run_jsonl(
@@ -67,6 +71,7 @@ def run_jsonl(
         ctx.fail(str(exc), exc.status)
         return
     provider, errors = settings.provider, settings.errors
+    all_choices = bool(ctx.args.all_choices)
     key = ctx.args.key
     key_name = key if key is not None else "id"
     key_prefix = _enc_str(key_name) + ": "
@@ -79,6 +84,7 @@ def run_jsonl(
     write = out.write
     console = ctx.console
     fast = _FAST_LOADS if errors == "strict" else None
+    long_number = _LONG_NUMBER.search
     progress = None
     if (
         console.tty
@@ -90,6 +96,7 @@ def run_jsonl(
         progress = console.progress = Progress(console, shown, total)
         progress.tick(0, 0)
     failed = False
+    encoded: dict[tuple[str, str], str] = {}
 
     def bad(lineno: int, message: str, record: Any = None) -> None:
         nonlocal failed
@@ -105,12 +112,12 @@ def run_jsonl(
 
     try:
         for lineno, offset, raw in lines:
-            if raw.isspace():
+            if not raw or raw.isspace():
                 continue
             if progress is not None:
                 progress.tick(offset, lineno)
             value: Any = None
-            if fast is not None and lineno != 1:
+            if fast is not None and lineno != 1 and long_number(raw) is None:
                 try:
                     value = fast(raw)
                 except ValueError:
@@ -139,45 +146,45 @@ def run_jsonl(
                 )
                 continue
             try:
-                ex = normalize(value, provider=provider, **options)
+                if all_choices:
+                    results: Any = each_choice(value, provider, options)
+                else:
+                    results = ((None, normalize(value, provider=provider, **options)),)
             except (ThinkParseError, ValueError) as exc:
                 bad(lineno, str(exc), value)
                 continue
-            reasoning = ex.reasoning
-            if pages is not None:
-                name = f"{shown}:{lineno}"
-                if key_name in value and isinstance(value[key_name], (str, int)):
-                    name = str(value[key_name])
-                pages.append((name, ex))
-                continue
-            if to_stderr and reasoning:
-                out.flush()
-                console.reasoning(with_newline(reasoning))
             if key_always or key_name in value:
                 keyed = head + key_prefix + encode_json(value.get(key_name)) + ", "
             else:
                 keyed = head
-            if only_reasoning:
-                write(keyed + '"reasoning": ' + _s(reasoning) + "}\n")
-                continue
-            write(
-                keyed
-                + '"visible": '
-                + _enc_str(ex.visible)
-                + ', "reasoning": '
-                + _s(reasoning)
-                + ', "tokens_est": '
-                + str(ex.tokens_est)
-                + ', "provider": '
-                + _enc_str(ex.provider)
-                + ', "format": '
-                + _enc_str(ex.format)
-                + ', "reasoning_tokens": '
-                + _n(ex.reasoning_tokens)
-                + ', "redacted": '
-                + ("true" if ex.redacted else "false")
-                + "}\n"
-            )
+            for index, ex in results:
+                reasoning = ex.reasoning
+                if pages is not None:
+                    name = f"{shown}:{lineno}"
+                    if key_name in value and isinstance(value[key_name], (str, int)):
+                        name = str(value[key_name])
+                    pages.append((name if index is None else f"{name} [choice {index}]", ex))
+                    continue
+                if to_stderr and reasoning:
+                    out.flush()
+                    console.reasoning(with_newline(reasoning))
+                start = keyed if index is None else f'{keyed}"choice": {index}, '
+                if only_reasoning:
+                    write(start + '"reasoning": ' + _s(reasoning) + "}\n")
+                    continue
+                names = encoded.get((ex.provider, ex.format))
+                if names is None:
+                    names = encoded[(ex.provider, ex.format)] = (
+                        f'"provider": {_enc_str(ex.provider)}, "format": {_enc_str(ex.format)}'
+                    )
+                rt = ex.reasoning_tokens
+                write(
+                    f'{start}"visible": {_enc_str(ex.visible)}, "reasoning": '
+                    f"{'null' if reasoning is None else _enc_str(reasoning)}, "
+                    f'"tokens_est": {ex.tokens_est}, {names}, "reasoning_tokens": '
+                    f"{'null' if rt is None else int(rt)}, "
+                    f'"redacted": {"true" if ex.redacted else "false"}}}\n'
+                )
     finally:
         if progress is not None:
             progress.erase()

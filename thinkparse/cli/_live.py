@@ -221,6 +221,7 @@ def _decoded(ctx: Context, reader: _Reader, head: bytes) -> Iterator[str]:
 
 def _text(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
     settings = ctx.settings
+    settings.text_input(reader.shown)
     scanner = ThinkScanner(**settings.stream_options)
     hint = ctx.console.tty and not settings.scanner_options_given
     seen: list[str] = []
@@ -256,7 +257,10 @@ def _orphan_check(ctx: Context, text: str, final: bool) -> bool:
 
 def _normalizer(ctx: Context, shown: str) -> Any:
     try:
-        return StreamNormalizer(provider=ctx.settings.provider, **ctx.settings.stream_options)
+        settings = ctx.settings
+        return StreamNormalizer(
+            provider=settings.provider, **settings.stream_options, **settings.choice_options
+        )
     except (TypeError, ValueError) as exc:
         raise InputError(f"{shown}: {exc}") from None
 

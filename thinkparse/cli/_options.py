@@ -40,6 +40,7 @@ examples:
   thinkparse --delimiters '[THINK]' '[/THINK]' reply.txt
   thinkparse --format harmony gpt-oss.txt the final channel of raw gpt-oss output
   thinkparse --html -o page.html *.jsonl  one HTML page, reasoning collapsed per record
+  thinkparse --jobs 2 big.jsonl > out.jsonl  two worker processes, output in input order
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
@@ -74,6 +75,16 @@ def _max_tentative(value: str) -> Union[int, str]:
         ) from None
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1 (or 'none'), not {number}")
+    return number
+
+
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, not {value!r}") from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {number}")
     return number
 
 
@@ -124,6 +135,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--stream",
         action="store_true",
         help="read standard input as it arrives and print the answer live",
+    )
+    g.add_argument(
+        "--choice",
+        type=_jobs,
+        metavar="N",
+        help="which choice of a response or stream with n > 1 choices (default 0)",
+    )
+    g.add_argument(
+        "--all-choices",
+        action="store_true",
+        help="every choice of each response: one output per choice, with its index",
+    )
+    g.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        metavar="N",
+        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU); "
+        "output stays in input order",
     )
     g.add_argument(
         "--key",
@@ -213,8 +243,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _takes_think_options() -> bool:
-    params = inspect.signature(normalize).parameters.values()
-    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    params = inspect.signature(normalize).parameters
+    return "preset" in params or any(
+        p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()
+    )
 
 
 #: Whether ``normalize`` reads inline markup with scanner options (W4).
@@ -223,7 +255,10 @@ NORMALIZE_TAKES_OPTIONS = _takes_think_options()
 
 def _preset_starts_in_reasoning(preset: Optional[str]) -> bool:
     # Public behaviour only: a preset that opens the block makes an unterminated text reasoning.
-    return preset is not None and split_think("x", preset=preset).reasoning is not None
+    if preset is None:
+        return False
+    options: dict[str, Any] = {"preset": preset}
+    return split_think("x", **options).reasoning is not None
 
 
 class Settings:
@@ -261,6 +296,10 @@ class Settings:
             self.text_options["start_in_reasoning"] = "auto"
         #: Provider responses: the options given (W4); normalize's own default is "auto".
         self.normalize_options = dict(self.stream_options)
+        #: Streams and responses: the choice to read (W4); the library default is 0.
+        self.choice_options: dict[str, Any] = {}
+        if args.choice is not None:
+            self.choice_options["choice"] = args.choice
         self.check()
 
     def options_for_responses(self, shown: str) -> dict[str, Any]:
@@ -273,7 +312,16 @@ class Settings:
                 "responses in this version",
                 2,
             )
-        return self.normalize_options
+        return {**self.normalize_options, **self.choice_options}
+
+    def text_input(self, shown: str) -> None:
+        """``InputError`` (status 2) for options that have no meaning for a text input."""
+        if self.args.choice is not None or self.args.all_choices:
+            raise InputError(
+                f"{shown}: --choice and --all-choices apply to provider responses and streams, "
+                "not to text",
+                2,
+            )
 
     def check(self) -> None:
         """Raise ``UsageError`` for options that contradict each other or have no meaning."""
@@ -296,6 +344,16 @@ class Settings:
             )
         if a.key is not None and a.format not in (None, "jsonl"):
             raise UsageError(f"--key applies to JSON Lines input, not --format {a.format}")
+        if a.choice is not None and a.all_choices:
+            raise UsageError("--choice and --all-choices cannot be combined")
+        if (a.choice is not None or a.all_choices) and a.format in (
+            "text", "think", "harmony", "reasoning-block"
+        ):
+            raise UsageError(f"--choice and --all-choices do not apply to --format {a.format}")
+        if a.all_choices and a.stream:
+            raise UsageError("--all-choices is not available with --stream (use --choice N)")
+        if a.jobs != 1 and (a.stream or a.html):
+            raise UsageError("--jobs does not apply to --stream or --html (one ordered sequence)")
         if a.key is not None and a.stream:
             raise UsageError("--key applies to JSON Lines records, not to --stream")
         if a.stream:

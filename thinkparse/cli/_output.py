@@ -21,9 +21,9 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
-from typing import Any, Optional, Union
+from typing import IO, Any, Optional, Union
 
-from .. import Extraction, Parsed, Split
+from .. import Extraction, Parsed, Split, normalize
 from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
 from ._console import Console
 from ._options import Settings
@@ -40,18 +40,21 @@ def with_newline(text: str) -> str:
 class Context:
     """One run of the command: settings, outputs and the exit status so far."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, sink: Optional[IO[bytes]] = None) -> None:
         self.settings = settings
         self.args = settings.args
         self.out_file: Any = None
-        if settings.args.output is not None:
+        if sink is not None:  # a worker process: output collected for the parent
+            self.stdout = Stdout(sink)
+        elif settings.args.output is not None:
             try:
                 self.out_file = open(settings.args.output, "wb")  # noqa: SIM115
             except OSError as exc:
                 raise UsageError(
                     f"cannot open the output file {settings.args.output}: {exc.strerror or exc}"
                 ) from None
-        self.stdout = Stdout(self.out_file if self.out_file is not None else stdout_binary())
+        if sink is None:
+            self.stdout = Stdout(self.out_file if self.out_file is not None else stdout_binary())
         self.console = Console(self.stdout)
         self.status = EXIT_OK
         self.headers = 0
@@ -79,18 +82,20 @@ class Context:
             with contextlib.suppress(OSError):
                 self.out_file.close()
 
-    def emit(self, shown: str, result: Result) -> None:
-        """Write the output of one whole input."""
+    def emit(self, shown: str, result: Result, choice: Optional[int] = None) -> None:
+        """Write the output of one whole input (or of its choice ``choice``)."""
         visible = result.visible
         reasoning = result.reasoning
         if self.pages is not None:
-            self.pages.append((shown, result))
+            self.pages.append((shown if choice is None else f"{shown} [choice {choice}]", result))
             return
         if self.args.reasoning_to_stderr and reasoning:
             self.stdout.flush()
             self.console.reasoning(with_newline(reasoning))
         if self.args.json:
             obj: dict[str, Any] = {"file": shown} if self.settings.multi else {}
+            if choice is not None:
+                obj["choice"] = choice
             obj["visible"] = visible
             obj["reasoning"] = reasoning
             obj["tokens_est"] = tokens_est(result)
@@ -101,12 +106,29 @@ class Context:
                 obj["redacted"] = result.redacted
             self.stdout.write(encode_json(obj) + "\n")
         else:
-            if self.settings.multi:
-                self.stdout.write(f"{chr(10) if self.headers else ''}==> {shown} <==\n")
+            if self.settings.multi or choice is not None:
+                name = shown if choice is None else f"{shown} [choice {choice}]"
+                self.stdout.write(f"{chr(10) if self.headers else ''}==> {name} <==\n")
                 self.headers += 1
             text = reasoning if self.args.reasoning else visible
             self.stdout.write(with_newline(text or ""))
         self.stdout.flush()
+
+
+def each_choice(
+    value: dict[str, Any], provider: Optional[str], options: dict[str, Any]
+) -> list[tuple[int, Extraction]]:
+    """``(index, result)`` for every choice of a response (W4): Chat ``choices`` and Gemini
+    ``candidates`` are counted; other families have one."""
+    first = normalize(value, provider=provider, **options)
+    key = {"openai_chat": "choices", "gemini": "candidates"}.get(first.provider)
+    items = value.get(key) if key is not None else None
+    count = len(items) if isinstance(items, list) else 1
+    options = {k: v for k, v in options.items() if k != "choice"}
+    more = [
+        (i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)
+    ]
+    return [(0, first), *more]
 
 
 def tokens_est(result: Result) -> int:

@@ -13,7 +13,7 @@ that reads it (see docs/behaviour.md#cli and ``_inputs`` for detection).
 
 from __future__ import annotations
 
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Optional
 
 from .. import (
     Extraction,
@@ -42,9 +42,12 @@ from ._inputs import (
 from ._jsonl import run_jsonl
 from ._live import run_stream
 from ._options import Settings
-from ._output import Context
+from ._output import Context, each_choice
+from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
+#: Detection reads at most this much of the first line (a longer first line is not a record).
+_FIRST_LINE = 1 << 25
 
 
 def run(settings: Settings) -> int:
@@ -60,6 +63,10 @@ def run(settings: Settings) -> int:
     try:
         if settings.args.stream:
             run_stream(ctx, files[0])
+        elif settings.args.jobs != 1:
+            from ._jobs import cpu_count, run_jobs
+
+            run_jobs(ctx, files, settings.args.jobs or cpu_count())
         else:
             for name in files:
                 one_file(ctx, name)
@@ -99,7 +106,7 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
         _sse_file(ctx, stream, b"", shown)
         return
     if kind is None:
-        first = stream.readline()
+        first = stream.readline(_FIRST_LINE)
         record = json_object_line(first, settings.errors)
         if record is not None:
             blanks: list[bytes] = []
@@ -114,37 +121,69 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
             return
         head = first
         while head.isspace():
-            nxt = stream.readline()
+            nxt = stream.readline(_FIRST_LINE)
             if not nxt:
                 break
             head += nxt
         if looks_like_sse(head.lstrip()):
             _sse_file(ctx, stream, head, shown)
             return
-        data = head + stream.read()
     else:
-        data = stream.read()
-    text = decode_utf8(data, shown, settings.errors)
-    del data
+        head = b""
+    if kind in (None, "text", "think") and ctx.pages is None and settings.provider is None:
+        _text_input(ctx, stream, head, shown, kind)
+        return
+    text = decode_utf8(head + stream.read(), shown, settings.errors)
     if kind is None:
         looks_json = settings.provider is not None or JSON_START.match(text) is not None
         kind = "json" if looks_json else "text"
+    _whole_text(ctx, text, shown, kind)
+
+
+def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
     if kind == "json":
         _provider_value(ctx, load_json(text, shown), shown)
-    elif kind == "harmony":
+        return
+    ctx.settings.text_input(shown)
+    if kind == "harmony":
         ctx.emit(shown, split_harmony(text))
     elif kind == "reasoning-block" or (
-        kind == "text" and not settings.scanner_options_given and "<REASONING>" in text
+        kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
     ):
         ctx.emit(shown, parse(text))
     else:
-        ctx.emit(shown, split_think(text, **settings.text_options))
+        ctx.emit(shown, split_think(text, **ctx.settings.text_options))
+
+
+def _text_input(
+    ctx: Context, stream: BinaryIO, head: bytes, shown: str, kind: Optional[str]
+) -> None:
+    """Text in bounded memory (``_textfile``); JSON and ``<REASONING>`` texts are read whole."""
+    settings = ctx.settings
+    source = TextSource(stream, head, shown, settings.errors)
+    try:
+        want_mark = kind != "think" and not settings.scanner_options_given
+        survey = Survey(source, settings.text_options, want_mark)
+        if kind is None and JSON_START.match(survey.lead):
+            _whole_text(ctx, source.whole(), shown, "json")
+        else:
+            settings.text_input(shown)
+            if survey.has_mark:
+                ctx.emit(shown, parse(source.whole()))
+            else:
+                emit_streamed(ctx, source, shown, survey)
+    finally:
+        source.close()
 
 
 def _provider_value(ctx: Context, value: Any, shown: str) -> None:
     if isinstance(value, dict):
         options = ctx.settings.options_for_responses(shown)
         try:
+            if ctx.args.all_choices:
+                for index, one in each_choice(value, ctx.settings.provider, options):
+                    ctx.emit(shown, one, index)
+                return
             ex = normalize(value, provider=ctx.settings.provider, **options)
         except (ThinkParseError, ValueError) as exc:
             raise InputError(f"{shown}: {exc}") from None
@@ -160,7 +199,16 @@ def _provider_value(ctx: Context, value: Any, shown: str) -> None:
 
 def _normalizer(ctx: Context, shown: str) -> Any:
     try:
-        return StreamNormalizer(provider=ctx.settings.provider, **ctx.settings.stream_options)
+        settings = ctx.settings
+        if settings.args.all_choices:
+            raise InputError(
+                f"{shown}: --all-choices applies to single responses and JSON Lines records, "
+                "not to event streams (use --choice N)",
+                2,
+            )
+        return StreamNormalizer(
+            provider=settings.provider, **settings.stream_options, **settings.choice_options
+        )
     except (TypeError, ValueError) as exc:
         raise InputError(f"{shown}: {exc}") from None
 

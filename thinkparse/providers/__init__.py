@@ -1,24 +1,32 @@
-"""Provider normalisers (SPEC section 6): one module per wire family.
+"""Provider normalisers (see docs/behaviour.md#p1 to #p12): one module per wire family.
 
 * :mod:`.openai_chat`, :mod:`.openai_responses`, :mod:`.anthropic`, :mod:`.gemini`,
-  :mod:`.bedrock`, :mod:`.ollama`: each decodes its family's responses (``normalize``) and stream
-  events (``Stream``), citing the wire facts it relies on.
-* :mod:`._detect`: family detection from the shape (P8).
-* :mod:`._common`: input conversion (P7), path-aware accessors, the shared result rules.
-* :mod:`._emitter` and :mod:`._stream`: :class:`StreamNormalizer` (P9).
+  :mod:`.bedrock`, :mod:`.ollama`: one ``Decoder`` per family that turns a whole response or a
+  stream event into parts, citing the wire facts it relies on.
+* :mod:`._registry`: the families (name, detection, decoder), :data:`FAMILIES` (P8).
+* :mod:`._access`: input conversion (P7) and path-aware field accessors.
+* :mod:`._collector` (with :mod:`._inline`, :mod:`._assemble`): the one collector that builds
+  every :class:`~thinkparse.Extraction`.
+* :mod:`._normalize`, :mod:`._stream`: :func:`normalize` and :class:`StreamNormalizer` (P9).
+* :mod:`._turn`, :mod:`._wire`, :mod:`._accumulate`, :mod:`._message`: blocks and the assistant
+  message (X1, X2).
 * :mod:`.harmony`: gpt-oss harmony markup (P3).
 * :mod:`._trace`: chat traces (P10).
 """
 
+from ._message import to_message
 from ._normalize import normalize
+from ._registry import FAMILIES
 from ._stream import StreamNormalizer
 from ._trace import reasoning_from_trace, split_trace
 from .harmony import split_harmony
 
 __all__ = [
+    "FAMILIES",
     "StreamNormalizer",
     "normalize",
     "reasoning_from_trace",
     "split_harmony",
     "split_trace",
+    "to_message",
 ]

@@ -1,70 +1,88 @@
-"""``normalize()``: one provider response in, an :class:`~thinkparse.Extraction` out (SPEC 6).
+"""``normalize()``: one provider response in, an :class:`~thinkparse.Extraction` out (P1-P12, W4).
 
-The family is taken from ``provider=`` or detected from the shape (P8, :mod:`._detect`); the
-family's module decodes the payload and :func:`._common.finish` applies the shared rules.
+The family is taken from ``provider=`` or detected from the shape (P8, :mod:`._registry`); the
+family's decoder reads the response into a whole-response :class:`~._collector.Collector` (one-shot
+is a stream of one), which builds the result.
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * ``provider=`` must be one of the six family names; any other string raises
   :class:`~thinkparse.UnknownProviderError` (a ``ValueError``) listing them.
 * A stream event given to ``normalize`` raises ``UnknownProviderError`` whose message says to
   use :class:`~thinkparse.StreamNormalizer`.
+* ``choice`` other than 0 for a family without choices (Anthropic, Responses, Bedrock, Ollama)
+  raises ``ValueError`` naming ``choice``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Callable, Optional
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Union
 
-from .._errors import UnknownProviderError
+from .._spec import (
+    DEFAULT_CODE_AWARE_OPT,
+    DEFAULT_DELIMITERS_OPT,
+    DEFAULT_MAX_TENTATIVE_OPT,
+    DEFAULT_START_OPT,
+    DEFAULT_TAGS_OPT,
+)
 from .._types import Extraction
-from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._common import FAMILIES, as_mapping
-from ._detect import response_family
+from ._access import as_mapping
+from ._collector import Collector
+from ._options import check_choice, model_name, one_shot, preset_for, think_options
+from ._registry import REGISTRY, check_provider, response_family
+from ._turn import Turn
 
-DECODERS: dict[str, Callable[[Mapping[str, Any]], Extraction]] = {
-    "openai_chat": openai_chat.normalize,
-    "openai_responses": openai_responses.normalize,
-    "anthropic": anthropic.normalize,
-    "gemini": gemini.normalize,
-    "bedrock": bedrock.normalize,
-    "ollama": ollama.normalize,
-}
+#: Families whose payloads hold several choices (W4).
+CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})
 
 
-def check_provider(provider: Any) -> str:
-    """Validate a ``provider=`` argument.
+def check_family_choice(family: str, choice: int) -> None:
+    """``choice`` other than 0 needs a family with choices (W4).
 
     Raises:
-        TypeError: not a ``str``.
-        UnknownProviderError: not a family name.
+        ValueError: naming ``choice``.
     """
-    if not isinstance(provider, str):
-        raise TypeError(f"provider must be a str or None, not {type(provider).__name__}")
-    if provider not in DECODERS:
-        raise UnknownProviderError(
-            f"provider: unknown family {provider!r}; known: {', '.join(FAMILIES)}"
-        )
-    return provider
+    if choice and family not in CHOICE_FAMILIES:
+        raise ValueError(f"choice={choice}: provider family {family!r} has no choices")
 
 
-def normalize(response: Any, /, *, provider: Optional[str] = None) -> Extraction:
+def normalize(
+    response: Union[Mapping[str, Any], object],
+    /,
+    *,
+    provider: Optional[str] = None,
+    choice: int = 0,
+    preset: Optional[str] = None,
+    tags: Union[str, Iterable[str], None] = DEFAULT_TAGS_OPT,
+    delimiters: Iterable[tuple[str, str]] = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: Union[bool, str] = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+) -> Extraction:
     """Reduce one provider response to its visible answer, reasoning and token counts.
 
     Args:
         response: the parsed JSON response (a ``Mapping``), or an SDK object with
             ``model_dump()`` (pydantic models) or ``to_dict()`` (P7).
-        provider: the family (``"openai_chat"``, ``"openai_responses"``, ``"anthropic"``,
-            ``"gemini"``, ``"bedrock"``, ``"ollama"``); ``None`` detects it from the shape (P8).
+        provider: the family (one of :data:`thinkparse.providers.FAMILIES`); ``None`` detects it
+            from the shape (P8).
+        choice: which choice to read when the payload holds several (Chat ``choices``, Gemini
+            ``candidates``; W4).
+        preset, tags, delimiters, start_in_reasoning, code_aware, max_tentative: options of the
+            :func:`~thinkparse.split_think` that inline ``<think>`` content goes through (P3,
+            W4); ``start_in_reasoning`` defaults to ``"auto"``.  When none is given and the
+            payload names its model, the model's preset applies (P13).
 
     Returns:
         :class:`~thinkparse.Extraction`: ``visible`` (P1), ``reasoning`` (P2-P4),
         ``reasoning_tokens`` (P5), ``tokens_est``, ``redacted`` (P6), ``signatures``,
-        ``provider``, ``format`` (P11) and ``usage`` (P12).
+        ``provider``, ``format`` (P11), ``usage`` (P12), ``finish_reason`` and ``blocks`` (X1).
 
     Raises:
         TypeError: ``response`` is not a mapping and has no ``model_dump()`` / ``to_dict()``,
-            or ``provider`` is not a ``str``.
+            or ``provider`` / ``choice`` / an option has the wrong type.
+        ValueError: ``choice`` or an option has an invalid value.
         UnknownProviderError: no family recognises the shape (the message names the keys
             seen), or ``provider`` is not a family name.
         ResponseShapeError: a field of the recognised family is malformed; ``.path`` names it.
@@ -75,4 +93,40 @@ def normalize(response: Any, /, *, provider: Optional[str] = None) -> Extraction
     """
     d = response if type(response) is dict else as_mapping(response, "normalize()")
     family = response_family(d) if provider is None else check_provider(provider)
-    return DECODERS[family](d)
+    if choice or type(choice) is not int:
+        choice = check_choice(choice)
+        check_family_choice(family, choice)
+    if (
+        preset is None
+        and tags is DEFAULT_TAGS_OPT
+        and delimiters is DEFAULT_DELIMITERS_OPT
+        and start_in_reasoning is DEFAULT_START_OPT
+        and code_aware is DEFAULT_CODE_AWARE_OPT
+        and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
+    ):
+        given = None
+        if "model" in d or "modelVersion" in d or "model_version" in d:
+            model_preset = preset_for(model_name(d))
+            if model_preset is not None:
+                given = {"preset": model_preset}
+    else:
+        given = think_options(
+            tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
+            allow_auto=True,
+        )
+    out = Collector(True, None, False, one_shot(given))
+    REGISTRY[family].decoder(out, choice).response(d)
+    return out.result(family, Turn(family, d, choice, None))
+
+
+def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:
+    """The :class:`~._turn.Turn` of a response, without building its Extraction (X2).
+
+    Raises:
+        TypeError, UnknownProviderError, ValueError: as :func:`normalize`.
+    """
+    d = response if type(response) is dict else as_mapping(response, "to_message()")
+    family = response_family(d) if provider is None else check_provider(provider)
+    choice = check_choice(choice)
+    check_family_choice(family, choice)
+    return Turn(family, d, choice, None)

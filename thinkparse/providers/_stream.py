@@ -1,15 +1,18 @@
-"""``StreamNormalizer``: a provider's stream events in, deltas and an Extraction out (P9).
+"""``StreamNormalizer``: stream events in; deltas, an Extraction and a message out (P9, X2).
 
 Each event is a parsed stream event (a mapping or an SDK object, P7), never SSE text.  The
 family comes from ``provider=`` or from the first event that decides it (P8: keep-alives such as
-``ping`` and ``error`` decide nothing), and is kept for the whole message.  A per-family adapter
-decodes the events into an :class:`~._emitter.Emitter`, which routes content deltas through a
-:class:`~thinkparse.ThinkScanner` (built from the constructor's options) or a harmony scanner,
-separates reasoning segments (S3) and keeps the last reported usage (P12).
+``ping`` and ``error`` decide nothing), and is kept for the whole message.  The family's decoder
+(:mod:`._registry`) turns each event into parts for the one :class:`~._collector.Collector`, which
+routes content through a :class:`~thinkparse.ThinkScanner` (built from the constructor's
+options, or the model's preset, W4/P13) or a harmony scanner, separates reasoning segments (S3)
+and keeps the last reported usage (P12); :mod:`._accumulate` adds the events up into the
+response they stand for, from which the blocks (X1) and the message (X2) are built.
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
-* ``result.provider`` is ``"unknown"`` when no event decided the family (an empty stream).
+* ``result.provider`` is ``"unknown"`` when no event decided the family (an empty stream), and
+  ``message`` then raises ``ValueError``.
 * An event that raises (``ResponseShapeError``) returns no delta; the normaliser stays usable.
   Text the event released before the malformed field was reached (rare: fields are read in
   order) still counts in ``result``, so the result stays consistent with later separators.
@@ -17,38 +20,33 @@ Decisions where the specification is silent:
 
 from __future__ import annotations
 
-from functools import partial
-from typing import Any, Callable, Optional, Union
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
-from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
-    resolve_options,
 )
-from .._types import Delta, Extraction
-from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._common import as_mapping
-from ._detect import event_family
-from ._emitter import Emitter
-from ._normalize import check_provider
+from .._types import Delta, Extraction, turn_of
+from ._access import as_mapping
+from ._collector import Collector
+from ._normalize import check_family_choice
+from ._options import (
+    check_choice,
+    model_name,
+    preset_for,
+    scanner_factory,
+    starts_in_reasoning,
+    think_options,
+)
+from ._registry import REGISTRY, Decoder, check_provider, event_family
+from ._turn import Message, Turn
 
-ADAPTERS: dict[str, Any] = {
-    "openai_chat": openai_chat.Stream,
-    "openai_responses": openai_responses.Stream,
-    "anthropic": anthropic.Stream,
-    "gemini": gemini.Stream,
-    "bedrock": bedrock.Stream,
-    "ollama": ollama.Stream,
-}
-
-_THINK_OPTIONS = ("tags", "delimiters", "code_aware", "max_tentative", "preset")
 _EMPTY = Delta("", "")
-_new_delta = tuple.__new__
 
 
 class StreamNormalizer:
@@ -56,15 +54,17 @@ class StreamNormalizer:
 
     Args:
         provider: the family, or ``None`` to detect it from the first deciding event (P8).
+        choice: which choice to follow when the stream carries several (W4).
         start_in_reasoning: content starts inside a reasoning block (T6; ``"auto"`` is not
             available in streams).
-        **think_options: ``tags``, ``delimiters``, ``code_aware``, ``max_tentative``,
-            ``preset``: the options of the :class:`~thinkparse.ThinkScanner` that inline
-            ``<think>`` content runs through (P3).
+        preset, tags, delimiters, code_aware, max_tentative: the options of the
+            :class:`~thinkparse.ThinkScanner` that inline ``<think>`` content runs through (P3).
+            When none is given and the first event naming a model does so before any content,
+            the model's preset applies (P13).
 
     Raises:
-        TypeError: an unknown option, or an option of the wrong type.
-        ValueError: an invalid option value (named in the message), including
+        TypeError: an option, ``provider`` or ``choice`` of the wrong type.
+        ValueError: an invalid option or ``choice`` value (named in the message), including
             ``start_in_reasoning="auto"``.
         UnknownProviderError: ``provider`` is not a family name.
 
@@ -79,48 +79,52 @@ class StreamNormalizer:
     ('Hi', 'hmm', 'field')
     """
 
-    __slots__ = ("_adapter", "_closed", "_family", "_out", "_result")
+    __slots__ = (
+        "_acc",
+        "_choice",
+        "_closed",
+        "_decoder",
+        "_family",
+        "_given",
+        "_out",
+        "_result",
+    )
 
     def __init__(
         self,
         *,
         provider: Optional[str] = None,
+        choice: int = 0,
         start_in_reasoning: Union[bool, str] = DEFAULT_START_OPT,
-        **think_options: Any,
+        preset: Optional[str] = None,
+        tags: Union[str, Iterable[str], None] = DEFAULT_TAGS_OPT,
+        delimiters: Iterable[tuple[str, str]] = DEFAULT_DELIMITERS_OPT,
+        code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+        max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
     ) -> None:
-        if not think_options and start_in_reasoning is DEFAULT_START_OPT:
-            make_scanner: Callable[[], Any] = ThinkScanner  # the defaults: nothing to check
-            sir = False
-        else:
-            for name in think_options:
-                if name not in _THINK_OPTIONS:
-                    raise TypeError(
-                        f"StreamNormalizer() got an unexpected keyword argument {name!r}"
-                    )
-            cfg = resolve_options(
-                think_options.get("tags", DEFAULT_TAGS_OPT),
-                think_options.get("delimiters", DEFAULT_DELIMITERS_OPT),
-                start_in_reasoning,
-                think_options.get("code_aware", DEFAULT_CODE_AWARE_OPT),
-                think_options.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
-                think_options.get("preset"),
-                allow_auto=False,
-            )
-            options = dict(think_options)
-            if start_in_reasoning is not DEFAULT_START_OPT:
-                options["start_in_reasoning"] = start_in_reasoning
-            make_scanner = partial(ThinkScanner, **options)
-            sir = cfg.start_in_reasoning is True
-
+        given = think_options(
+            tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
+            allow_auto=False,
+        )
+        self._given = given
+        self._choice = check_choice(choice)
+        self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
         self._family = check_provider(provider) if provider is not None else None
-        self._out = Emitter(make_scanner, sir)
-        self._adapter: Any = None
+        self._decoder: Optional[Decoder] = None
+        self._acc: Any = None
         if self._family is not None:
-            self._adapter = ADAPTERS[self._family](self._out)
+            check_family_choice(self._family, self._choice)
+            self._start(self._family)
         self._closed = False
         self._result: Optional[Extraction] = None
 
-    def feed(self, event: Any, /) -> Delta:
+    def _start(self, family: str) -> None:
+        self._decoder = REGISTRY[family].decoder(self._out, self._choice)
+        from ._accumulate import accumulator
+
+        self._acc = accumulator(family, self._choice)
+
+    def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
 
         Args:
@@ -140,36 +144,35 @@ class StreamNormalizer:
         if self._closed:
             raise ScannerClosedError("StreamNormalizer.feed() called after close()")
         ev = event if type(event) is dict else as_mapping(event, "StreamNormalizer.feed()")
-        adapter = self._adapter
-        if adapter is None:
+        decoder = self._decoder
+        if decoder is None:
             family = event_family(ev)
             if family is None:
                 return _EMPTY
+            check_family_choice(family, self._choice)
             self._family = family
-            adapter = self._adapter = ADAPTERS[family](self._out)
-        out = self._out
-        out.dv = out.dr = ""
+            self._start(family)
+            decoder = self._decoder
+            if decoder is None:  # pragma: no cover - set by _start
+                return _EMPTY
+        if self._given is None and ("model" in ev or "message" in ev or "response" in ev
+                                    or "modelVersion" in ev):
+            self._model_preset(ev)
         try:
-            adapter.feed(ev)
-        except BaseException:
-            # Keep the result consistent with what the scanners have seen (see the module
-            # docstring); the caller gets the error instead of a delta.
-            if out.dv:
-                out.vis.append(out.dv)
-            if out.dr:
-                out.rea.append(out.dr)
-            raise
-        dv = out.dv
-        dr = out.dr
-        if dv:
-            out.vis.append(dv)
-            if dr:
-                out.rea.append(dr)
-            return _new_delta(Delta, (dv, dr))
-        if dr:
-            out.rea.append(dr)
-            return _new_delta(Delta, (dv, dr))
-        return _EMPTY
+            decoder.event(ev)
+        finally:
+            d = self._out.take()
+        acc = self._acc
+        if acc is not None:
+            acc.event(ev)
+        return d
+
+    def _model_preset(self, ev: Mapping[str, Any]) -> None:
+        preset = preset_for(model_name(ev))
+        self._given = {}  # the first model named decides
+        if preset is not None:
+            given = {"preset": preset}
+            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given))
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).
@@ -181,17 +184,16 @@ class StreamNormalizer:
             return _EMPTY
         self._closed = True
         out = self._out
-        out.dv = out.dr = ""
-        if self._adapter is not None:
-            self._adapter.close()
+        if self._decoder is not None:
+            self._decoder.close()
         out.flush()
-        dv, dr = out.dv, out.dr
-        if dv:
-            out.vis.append(dv)
-        if dr:
-            out.rea.append(dr)
-        self._result = out.result(self._family or "unknown")
-        return Delta(dv, dr) if (dv or dr) else _EMPTY
+        d = out.take()
+        family = self._family or "unknown"
+        turn = None
+        if self._acc is not None:
+            turn = Turn(family, self._acc.response(), self._choice, self._acc)
+        self._result = out.result(family, turn)
+        return d
 
     @property
     def result(self) -> Extraction:
@@ -203,3 +205,19 @@ class StreamNormalizer:
         if self._result is None:
             raise RuntimeError("StreamNormalizer.result is available after close()")
         return self._result
+
+    @property
+    def message(self) -> Message:
+        """The assistant turn in the provider's request format (X2), after ``close()``.
+
+        Raises:
+            RuntimeError: ``close()`` has not been called yet.
+            ValueError: no event decided the family.
+            ResponseShapeError: a streamed tool input is not valid JSON (a truncated stream);
+                ``result`` stays available.
+        """
+        result = self.result
+        turn = turn_of(result)
+        if turn is None:
+            raise ValueError("StreamNormalizer.message: no event decided the provider family")
+        return turn.message()

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from .._spec import SEPARATOR
 from .._think import split_think
-from ._common import Where, convert, item_map, opt_list, opt_str, readable, shape_error
+from ._access import Where, convert, item_map, opt_list, opt_str, readable, shape_error
 from .openai_chat import _thinking_text, details
 
 

@@ -31,16 +31,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._types import Extraction, Usage
-from ._common import (
-    BLOCKS,
-    EMPTY_USAGE,
+from ._access import (
     Figures,
     Where,
     count_figures,
-    finish,
     item_map,
-    make_usage,
     missing,
     opt_index,
     opt_map,
@@ -49,7 +44,8 @@ from ._common import (
     shape_error,
     signature_text,
 )
-from ._emitter import Emitter
+from ._assemble import BLOCKS
+from ._collector import Collector
 
 PROVIDER = "anthropic"
 
@@ -61,64 +57,43 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
         ("output_tokens_details", "thinking_tokens"),
     )
 
-def _usage(d: Mapping[str, Any]) -> Usage:
-    u = d.get("usage")
-    if u is None:
-        return EMPTY_USAGE
-    if type(u) is not dict:
-        u = opt_map(d, "usage", "")
-        if u is None:
-            return EMPTY_USAGE
-    i, o, t, r = usage_figures(u, "usage")
-    return make_usage(i, o, r, t)
 
-
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode a Messages API ``Message``."""
-    content = req_array(d, "content")
-    visible: list[str] = []
-    segments: list[str] = []
-    sigs: list[str] = []
-    redacted = False
-    for i, block in enumerate(content):
-        if type(block) is not dict:
-            block = item_map(block, "content", i)
-        t = block.get("type")
-        if t == "text":
-            text = block.get("text")
-            if type(text) is not str:
-                text = opt_str(block, "text", ("content", i))
-            if text:
-                visible.append(text)
-        elif t == "thinking":
-            text = block.get("thinking")
-            if type(text) is not str:
-                text = opt_str(block, "thinking", ("content", i))
-            if text:
-                segments.append(text)
-            else:
-                redacted = True
-            sig = block.get("signature")
-            if sig:
-                sig = signature_text(sig, ("content", i), "signature")
-                if sig:
-                    sigs.append(sig)
-        elif t == "redacted_thinking":
-            redacted = True
-    return finish(PROVIDER, "".join(visible), segments, BLOCKS, redacted, sigs, _usage(d))
-
-
-class Stream:
-    """Adapter for Messages API stream events."""
+class Decoder:
+    """Decodes a Messages API ``Message`` or its stream events."""
 
     __slots__ = ("_blocks", "out")
 
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole ``Message``: each content block is a start and a stop of one."""
+        content = req_array(d, "content")
+        for i, block in enumerate(content):
+            if type(block) is not dict:
+                block = item_map(block, "content", i)
+            self._start(i, block, ("content", i))
+            self._stop(i)
+        self._usage(d, "")
+        reason = d.get("stop_reason")
+        if reason is not None:
+            self.out.finish(reason)
+
+    def _usage(self, holder: Mapping[str, Any], where: str) -> None:
+        u = holder.get("usage")
+        if u is None:
+            return
+        if type(u) is not dict:
+            u = opt_map(holder, "usage", where)
+            if u is None:
+                return
+        i_, o, tt, r = usage_figures(u, (where, "usage") if where else "usage")
+        self.out.usage(i_, o, tt, r)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event."""
         t = ev.get("type")
         if t == "content_block_delta":
             delta = ev.get("delta")
@@ -167,10 +142,11 @@ class Stream:
                         key = ("start", i)
                         self._start(key, block, ("message.content", i))
                         self._stop(key)
-            u = opt_map(holder, "usage", where)
-            if u is not None:
-                i_, o, tt, r = usage_figures(u, (where, "usage") if where else "usage")
-                self.out.usage(i_, o, tt, r)
+            self._usage(holder, where)
+            if t == "message_delta":
+                md = ev.get("delta")
+                if isinstance(md, Mapping) and md.get("stop_reason") is not None:
+                    self.out.finish(md.get("stop_reason"))
         elif type(t) is not str:
             if t is None:
                 raise missing("", "type", "a string")
@@ -191,13 +167,17 @@ class Stream:
             if text:
                 b[1] = True
                 self.out.reasoning(("b", idx), text, BLOCKS)
-            sig = signature_text(block.get("signature"), where, "signature")
+            sig = block.get("signature")
             if sig:
-                b[2].append(sig)
+                sig = signature_text(sig, where, "signature")
+                if sig:
+                    b[2].append(sig)
         elif bt == "redacted_thinking":
             self.out.redact()
         elif bt == "text":
-            text = opt_str(block, "text", where)
+            text = block.get("text")
+            if type(text) is not str:
+                text = opt_str(block, "text", where)
             if text:
                 self.out.visible(text)
 

@@ -30,24 +30,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._types import Extraction, Usage
-from ._common import (
-    BLOCKS,
-    EMPTY_USAGE,
+from ._access import (
     Figures,
+    Where,
     count_figures,
-    finish,
     item_map,
     join_path,
-    make_usage,
     missing,
     opt_index,
     opt_map,
     opt_str,
+    render,
     shape_error,
     signature_text,
 )
-from ._emitter import Emitter
+from ._assemble import BLOCKS
+from ._collector import Collector
 
 PROVIDER = "bedrock"
 
@@ -69,84 +67,50 @@ EVENT_KEYS = frozenset(
 )
 
 
-def usage_figures(u: Mapping[str, Any], where: str) -> Figures:
+def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
     """(input, output, total, reasoning) of a ``TokenUsage`` (no reasoning count)."""
     return count_figures(u, where, ("inputTokens", "outputTokens", "totalTokens"))
-
-def _usage(d: Mapping[str, Any]) -> Usage:
-    u = opt_map(d, "usage", "")
-    if u is None:
-        return EMPTY_USAGE
-    i, o, t, r = usage_figures(u, "usage")
-    return make_usage(i, o, r, t)
-
 
 _CONTENT = "output.message.content"
 
 
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode a ``Converse`` response."""
-    output = opt_map(d, "output", "")
-    if output is None:
-        raise missing("", "output", "an object")
-    message = opt_map(output, "message", "output")
-    if message is None:
-        raise missing("output", "message", "an object")
-    content = message.get("content")
-    if content is None:
-        raise missing("output.message", "content", "an array")
-    if not isinstance(content, (list, tuple)):
-        raise shape_error("output.message", "content", "an array", content)
-    visible: list[str] = []
-    segments: list[str] = []
-    sigs: list[str] = []
-    redacted = False
-    for i, block in enumerate(content):
-        if type(block) is not dict:
-            block = item_map(block, _CONTENT, i)
-        text = block.get("text")
-        if text is not None:
-            if type(text) is not str:
-                text = opt_str(block, "text", (_CONTENT, i))
-            if text:
-                visible.append(text)
-        rc = block.get("reasoningContent")
-        if rc is None:
-            continue
-        if type(rc) is not dict:
-            rc = opt_map(block, "reasoningContent", (_CONTENT, i))
-            if rc is None:
-                continue
-        rt = rc.get("reasoningText")
-        if rt is not None:
-            if type(rt) is not dict:
-                rt = opt_map(rc, "reasoningText", (_CONTENT, i, "reasoningContent"))
-            if rt is not None:
-                where = (_CONTENT, i, "reasoningContent", "reasoningText")
-                rtext = rt.get("text")
-                if rtext is not None and type(rtext) is not str:
-                    rtext = opt_str(rt, "text", where)
-                segments.append(rtext or "")
-                sig = rt.get("signature")
-                if sig:
-                    sig = signature_text(sig, where, "signature")
-                    if sig:
-                        sigs.append(sig)
-        if rc.get("redactedContent"):
-            redacted = True
-    return finish(PROVIDER, "".join(visible), segments, BLOCKS, redacted, sigs, _usage(d))
-
-
-class Stream:
-    """Adapter for ConverseStream events."""
+class Decoder:
+    """Decodes a ``Converse`` response or ConverseStream events."""
 
     __slots__ = ("_sigs", "out")
 
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
+        output = opt_map(d, "output", "")
+        if output is None:
+            raise missing("", "output", "an object")
+        message = opt_map(output, "message", "output")
+        if message is None:
+            raise missing("output", "message", "an object")
+        content = message.get("content")
+        if content is None:
+            raise missing("output.message", "content", "an array")
+        if not isinstance(content, (list, tuple)):
+            raise shape_error("output.message", "content", "an array", content)
+        for i, block in enumerate(content):
+            if type(block) is not dict:
+                block = item_map(block, _CONTENT, i)
+            self._content(i, block, (_CONTENT, i))
+            self._stop(i)
+        u = opt_map(d, "usage", "")
+        if u is not None:
+            i_, o, t, r = usage_figures(u, "usage")
+            self.out.usage(i_, o, t, r)
+        reason = d.get("stopReason")
+        if reason is not None:
+            self.out.finish(reason)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""
         body = ev.get("contentBlockDelta")
         if body is not None:
             if type(body) is not dict:
@@ -162,6 +126,12 @@ class Stream:
             stop = opt_map(ev, "contentBlockStop", "")
             if stop is not None:
                 self._stop(opt_index(stop, "contentBlockIndex", "contentBlockStop"))
+            return
+        mstop = ev.get("messageStop")
+        if mstop is not None:
+            mstop = opt_map(ev, "messageStop", "")
+            if mstop is not None and mstop.get("stopReason") is not None:
+                self.out.finish(mstop.get("stopReason"))
             return
         meta = ev.get("metadata")
         where = "metadata"
@@ -179,24 +149,45 @@ class Stream:
         delta = opt_map(body, "delta", where)
         if delta is None:
             return
-        dwhere = join_path(where, "delta") if where else "delta"
-        text = delta.get("text")
+        idx = opt_index(body, "contentBlockIndex", where) if "reasoningContent" in delta else None
+        self._content(idx, delta, join_path(where, "delta") if where else "delta")
+
+    def _content(self, idx: Any, c: Mapping[str, Any], where: Where) -> None:
+        """A content block or a block delta: text and reasoning parts."""
+        out = self.out
+        text = c.get("text")
         if text is not None:
-            text = opt_str(delta, "text", dwhere)
+            if type(text) is not str:
+                text = opt_str(c, "text", where)
             if text:
-                self.out.visible(text)
-        rc = opt_map(delta, "reasoningContent", dwhere)
-        if rc is not None:
-            idx = opt_index(body, "contentBlockIndex", where)
-            rwhere = join_path(dwhere, "reasoningContent")
-            rtext = opt_str(rc, "text", rwhere)
-            if rtext:
-                self.out.reasoning(("b", idx), rtext, BLOCKS)
-            sig = signature_text(rc.get("signature"), rwhere, "signature")
+                out.visible(text)
+        rc = c.get("reasoningContent")
+        if rc is None:
+            return
+        if type(rc) is not dict:
+            rc = opt_map(c, "reasoningContent", where)
+            if rc is None:
+                return
+        rwhere: Where = (where, "reasoningContent")
+        holder = rc
+        rt = rc.get("reasoningText")
+        if rt is not None:
+            if type(rt) is not dict:
+                rt = opt_map(rc, "reasoningText", rwhere)
+            if rt is not None:
+                holder, rwhere = rt, (rwhere, "reasoningText")
+        rtext = holder.get("text")
+        if rtext is not None and type(rtext) is not str:
+            rtext = opt_str(holder, "text", render(rwhere))
+        if rtext:
+            out.reasoning(("b", idx), rtext, BLOCKS)
+        sig = holder.get("signature")
+        if sig:
+            sig = signature_text(sig, rwhere, "signature")
             if sig:
                 self._sigs.setdefault(idx, []).append(sig)
-            if rc.get("redactedContent"):
-                self.out.redact()
+        if rc.get("redactedContent"):
+            out.redact()
 
     def _stop(self, idx: Any) -> None:
         pieces = self._sigs.pop(idx, None)

@@ -30,15 +30,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._types import Extraction, Usage
-from ._common import (
-    BLOCKS,
+from ._access import (
     COUNT_TYPES,
-    EMPTY_USAGE,
     Figures,
-    finish,
     item_map,
-    make_usage,
     opt_int,
     opt_list,
     opt_map,
@@ -46,7 +41,8 @@ from ._common import (
     shape_error,
     signature_text,
 )
-from ._emitter import Emitter
+from ._assemble import BLOCKS
+from ._collector import Collector
 
 PROVIDER = "gemini"
 
@@ -84,15 +80,8 @@ def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
     return p, o, t, r
 
 
-def _usage(d: Mapping[str, Any]) -> Usage:
-    f = usage_figures(d)
-    if f is None:
-        return EMPTY_USAGE
-    return make_usage(f[0], f[1], f[3], f[2])
-
-
-def parts_of(d: Mapping[str, Any]) -> Optional[Sequence[Any]]:
-    """``candidates[0].content.parts`` or ``None`` where any level is missing."""
+def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
+    """``candidates[choice].content.parts`` or ``None`` where any level is missing."""
     cands = d.get("candidates")
     if not cands:
         if cands is not None and not isinstance(cands, (list, tuple)):
@@ -100,89 +89,70 @@ def parts_of(d: Mapping[str, Any]) -> Optional[Sequence[Any]]:
         return None
     if not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    c0 = cands[0]
-    if type(c0) is not dict:
-        c0 = item_map(c0, "candidates", 0)
+    c0 = candidate(cands, choice)
+    if c0 is None:
+        return None
     content = c0.get("content")
     if content is None:
         return None
     if type(content) is not dict:
-        content = opt_map(c0, "content", "candidates[0]")
+        content = opt_map(c0, "content", ("candidates", choice))
         if content is None:
             return None
-    return opt_list(content, "parts", "candidates[0].content")
+    return opt_list(content, "parts", ("candidates", choice, "content"))
 
 
-_PARTS = "candidates[0].content.parts"
+def candidate(cands: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]]:
+    """The candidate whose ``index`` is ``choice`` (its position when no index is given)."""
+    if choice < len(cands):
+        c: Mapping[str, Any] = cands[choice]
+        if type(c) is not dict:
+            c = item_map(c, "candidates", choice)
+        idx = c.get("index")
+        if idx is None or idx == choice:
+            return c
+    for i, other in enumerate(cands):
+        c = other if type(other) is dict else item_map(other, "candidates", i)
+        if c.get("index") == choice:
+            return c
+    return None
 
 
-def _part(p: Any, i: int) -> tuple[bool, Optional[str], Optional[str]]:
-    """(is thought, text, signature) of one part."""
-    if type(p) is not dict:
-        p = item_map(p, _PARTS, i)
-    text = p.get("text")
-    if text is not None and type(text) is not str:
-        text = opt_str(p, "text", (_PARTS, i))
-    sig = p.get("thoughtSignature") or p.get("thought_signature")
-    if sig:
-        sig = signature_text(sig, (_PARTS, i), "thoughtSignature")
-    return p.get("thought") is True, text, sig or None
+class Decoder:
+    """Decodes ``GenerateContentResponse`` objects: a whole response or one stream chunk."""
 
+    __slots__ = ("_choice", "_in_thought", "_seg", "out")
 
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode a ``GenerateContentResponse``."""
-    parts = parts_of(d)
-    visible: list[str] = []
-    segments: list[str] = []
-    sigs: list[str] = []
-    in_thought = False
-    for i, p in enumerate(parts or ()):
-        if type(p) is not dict:
-            p = item_map(p, _PARTS, i)
-        text = p.get("text")
-        if text is not None and type(text) is not str:
-            text = opt_str(p, "text", (_PARTS, i))
-        sig = p.get("thoughtSignature") or p.get("thought_signature")
-        if sig:
-            sig = signature_text(sig, (_PARTS, i), "thoughtSignature")
-            if sig:
-                sigs.append(sig)
-        if p.get("thought") is True:
-            if text:
-                if in_thought:
-                    segments[-1] += text
-                else:
-                    segments.append(text)
-                    in_thought = True
-        else:
-            in_thought = False
-            if text:
-                visible.append(text)
-    return finish(PROVIDER, "".join(visible), segments, BLOCKS, False, sigs, _usage(d))
-
-
-class Stream:
-    """Adapter for streamed ``GenerateContentResponse`` chunks."""
-
-    __slots__ = ("_in_thought", "_seg", "out")
-
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self._choice = choice
         self._seg = 0
         self._in_thought = False
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole response: a stream of one chunk."""
+        self.event(d)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One chunk (a whole response holding the new parts)."""
         out = self.out
-        for i, p in enumerate(parts_of(ev) or ()):
-            thought, text, sig = _part(p, i)
+        choice = self._choice
+        where = ("candidates", choice, "content", "parts")
+        for i, p in enumerate(parts_of(ev, choice) or ()):
+            if type(p) is not dict:
+                p = item_map(p, where, i)
+            text = p.get("text")
+            if text is not None and type(text) is not str:
+                text = opt_str(p, "text", (where, i))
+            sig = p.get("thoughtSignature") or p.get("thought_signature")
             if sig:
-                out.signature(sig)
-            if thought:
+                out.signature(signature_text(sig, (where, i), "thoughtSignature"))
+            if p.get("thought") is True:
                 if text:
                     if not self._in_thought:
                         self._in_thought = True
                         self._seg += 1
-                    out.reasoning(("g", self._seg), text, BLOCKS)
+                    out.reasoning(self._seg, text, BLOCKS)
             else:
                 self._in_thought = False
                 if text:
@@ -190,6 +160,13 @@ class Stream:
         f = usage_figures(ev)
         if f is not None:
             out.usage(f[0], f[1], f[2], f[3])
+        cands = ev.get("candidates")
+        if cands and isinstance(cands, (list, tuple)):
+            c = candidate(cands, choice)
+            if c is not None:
+                reason = c.get("finishReason") or c.get("finish_reason")
+                if reason is not None:
+                    out.finish(reason)
 
     def close(self) -> None:
         """Nothing is held per message."""

@@ -6,7 +6,8 @@ header names a role and a channel (``<|channel|>analysis``, ``<|channel|>final``
 ``<|return|>``, ``<|call|>``, the next ``<|start|>`` or the end of the text.  A completion usually
 starts after the prompt's ``<|start|>assistant``, so its first message may lack ``<|start|>``.
 
-Theory of operation.  Both front ends run the same token-driven state machine:
+Theory of operation.  One token-driven state machine, :class:`HarmonyScanner`; the one-shot
+:func:`split_harmony` feeds it the whole text and closes it:
 
 * ``INIT`` -- nothing but text seen yet.  If the first token is a header token (``<|channel|>``,
   ``<|constrain|>``, ``<|message|>``), the text before it was a header (a role name); if it is an
@@ -26,7 +27,8 @@ are concatenated, and when markup was found the visible text is stripped (P3).
 The scanner holds back only a suffix that could still become a token (at most 12 characters),
 leading whitespace of an analysis message, trailing whitespace inside one (it may turn out to be
 the message's end), and the start of a header (at most 256 characters, to read the channel).
-Every character is examined once: O(n) however the text is chunked.
+Every character is examined once: O(n) however the text is chunked (held whitespace and the
+text before the first token are kept in lists, never re-copied).
 
 With special tokens stripped the same completion reads ``analysis...assistantfinal...``: a text
 that starts (after whitespace) with ``analysis`` and contains ``assistantfinal`` is split at
@@ -37,7 +39,6 @@ a stream cannot know it is harmony until ``assistantfinal`` arrives.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from .._spec import SEPARATOR
 from .._types import Delta, Split
@@ -82,72 +83,6 @@ def _route(header: str, saw_channel: bool) -> int:
     if name == "final":
         return VISIBLE
     return DROP
-
-
-def _split_tokens(text: str) -> Optional[Split]:
-    pos = 0
-    state = INIT
-    header = ""
-    saw_channel = False
-    route = VISIBLE
-    body: list[str] = []
-    visible: list[str] = []
-    blocks: list[str] = []
-    had_block = False
-
-    def end_body() -> None:
-        nonlocal had_block
-        if route == REASONING:
-            had_block = True
-            r = "".join(body).strip()
-            if r:
-                blocks.append(r)
-        elif route == VISIBLE:
-            visible.extend(body)
-        body.clear()
-
-    found = False
-    for m in _TOKEN_RE.finditer(text):
-        found = True
-        seg = text[pos : m.start()]
-        pos = m.end()
-        tok = m.group()
-        if state == INIT:
-            state = HEAD
-            if tok not in (CHANNEL, CONSTRAIN, MESSAGE):
-                # START or an end token: the text before it was a body without a header.
-                visible.append(seg)
-                continue
-            seg = ""  # a role name: header text, not kept
-        if state == HEAD:
-            if saw_channel:
-                header += seg
-            if tok == CHANNEL:
-                saw_channel, header = True, ""
-            elif tok == MESSAGE:
-                route = _route(header, saw_channel)
-                state = BODY
-            elif tok == START or tok in (END, RETURN, CALL):
-                header, saw_channel = "", False
-            # CONSTRAIN: more header
-        else:  # BODY
-            body.append(seg)
-            if tok == MESSAGE:
-                continue
-            end_body()
-            state = HEAD
-            header, saw_channel = "", False
-            if tok == CHANNEL:
-                saw_channel = True
-    if not found:
-        return None
-    if state == BODY:
-        body.append(text[pos:])
-        end_body()
-    elif state == INIT:  # pragma: no cover - a found token always leaves INIT
-        visible.append(text[pos:])
-    reasoning = SEPARATOR.join(blocks) if had_block else None
-    return Split("".join(visible).strip(), reasoning)
 
 
 def _split_stripped(text: str) -> Split:
@@ -197,9 +132,11 @@ def split_harmony(text: str, /) -> Split:
     if not isinstance(text, str):
         raise TypeError(f"split_harmony() takes a str text, not {type(text).__name__}")
     if "<|" in text:
-        s = _split_tokens(text)
-        if s is not None:
-            return s
+        h = HarmonyScanner()
+        v1, r1 = h.feed(text)
+        v2, r2 = h.close()
+        if h.found:
+            return Split((v1 + v2).strip(), r1 + r2 if h.had_block else None)
     if text.lstrip().startswith("analysis") and "assistantfinal" in text:
         return _split_stripped(text)
     return Split(text, None)
@@ -231,10 +168,11 @@ class HarmonyScanner:
         self._buf = ""
         self._state = INIT
         self._header = ""
+        self._before: list[str] = []  # text before the first token (INIT)
         self._saw_channel = False
         self._route = VISIBLE
         self._started = False  # current analysis message released a non-space character
-        self._pending = ""  # held whitespace inside the current analysis message
+        self._pending: list[str] = []  # held whitespace inside the current analysis message
         self.released = False  # any reasoning released
         self.found = False  # any token seen
         self.had_block = False  # any analysis message seen
@@ -251,30 +189,31 @@ class HarmonyScanner:
             elif route == REASONING:
                 stripped = seg.rstrip()
                 if not stripped:
-                    self._pending += seg
+                    self._pending.append(seg)
                     return
+                trailing = seg[len(stripped) :]
                 if not self._started:
                     self._started = True
                     stripped = stripped.lstrip()
                     if self.released or self.separate:
                         rea.append(SEPARATOR)
                     self.released = True
-                    self._pending = ""
-                else:
-                    rea.append(self._pending)
+                elif self._pending:
+                    rea.extend(self._pending)
                 rea.append(stripped)
-                self._pending = seg[len(seg.rstrip()) :]
+                self._pending = [trailing] if trailing else []
         elif state == HEAD:
             if self._saw_channel and len(self._header) < _MAX_HEADER:
                 self._header += seg  # only its first word (the channel) matters
         else:  # INIT: held until the first token says what it was
-            self._header += seg
+            self._before.append(seg)
 
     def _token(self, tok: str, vis: list[str]) -> None:
         self.found = True
         state = self._state
         if state == INIT:
-            pre, self._header = self._header, ""
+            pre = "".join(self._before)
+            self._before = []
             self._state = HEAD
             if tok in (CHANNEL, CONSTRAIN, MESSAGE):
                 if tok == CHANNEL:
@@ -298,7 +237,7 @@ class HarmonyScanner:
             return
         self._state = HEAD
         self._header, self._saw_channel = "", tok == CHANNEL
-        self._pending = ""
+        self._pending = []
 
     def _open_body(self) -> None:
         self._route = _route(self._header, self._saw_channel)
@@ -306,7 +245,7 @@ class HarmonyScanner:
             self.had_block = True
         self._state = BODY
         self._started = False
-        self._pending = ""
+        self._pending = []
 
     def feed(self, chunk: str) -> Delta:
         """Scan ``chunk``; return what it released."""
@@ -321,8 +260,7 @@ class HarmonyScanner:
                 break
             m = _TOKEN_RE.match(buf, i)
             if m is None:
-                tail = buf[i:]
-                if len(tail) < _MAX_TOKEN and any(t.startswith(tail) for t in TOKENS):
+                if n - i < _MAX_TOKEN and any(t.startswith(buf[i:]) for t in TOKENS):
                     break  # a possible token cut by the chunk boundary
                 self._text(buf[pos : i + 1], vis, rea)
                 pos = i + 1
@@ -347,8 +285,8 @@ class HarmonyScanner:
         if self._buf:
             self._text(self._buf, vis, rea)
             self._buf = ""
-        if self._state == INIT and self._header:
-            vis.append(self._header)
-            self._header = ""
-        self._pending = ""
+        if self._state == INIT and self._before:
+            vis.append("".join(self._before))
+            self._before = []
+        self._pending = []
         return Delta("".join(vis), "".join(rea))

@@ -18,28 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._types import Extraction, Usage
-from ._common import (
-    EMPTY_USAGE,
-    FIELD,
-    finish,
-    make_usage,
-    missing,
-    opt_int,
-    opt_map,
-    opt_str,
-)
-from ._emitter import Emitter
+from ._access import missing, opt_int, opt_map, opt_str
+from ._assemble import FIELD
+from ._collector import Collector
 
 PROVIDER = "ollama"
-
-
-def _usage(d: Mapping[str, Any]) -> Usage:
-    if "prompt_eval_count" not in d and "eval_count" not in d:
-        return EMPTY_USAGE
-    return make_usage(
-        opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
-    )
 
 
 def _fields(d: Mapping[str, Any]) -> tuple[str, Optional[str]]:
@@ -60,32 +43,33 @@ def _fields(d: Mapping[str, Any]) -> tuple[str, Optional[str]]:
     raise missing("", "message", "an object")
 
 
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode an ``/api/chat`` or ``/api/generate`` response."""
-    visible, thinking = _fields(d)
-    return finish(
-        PROVIDER, visible, [thinking] if thinking else None, FIELD, False, None, _usage(d)
-    )
-
-
-class Stream:
-    """Adapter for NDJSON stream objects."""
+class Decoder:
+    """Decodes ``/api/chat`` and ``/api/generate`` objects, whole or streamed (NDJSON)."""
 
     __slots__ = ("out",)
 
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole response: the same shape as a stream object."""
+        self.event(d)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream object."""
+        out = self.out
         visible, thinking = _fields(ev)
         if thinking:
-            self.out.reasoning("o", thinking, FIELD)
+            out.reasoning("o", thinking, FIELD)
         if visible:
-            self.out.visible(visible)
+            out.visible(visible)
         if "prompt_eval_count" in ev or "eval_count" in ev:
-            self.out.usage(
+            out.usage(
                 opt_int(ev, "prompt_eval_count", ""), opt_int(ev, "eval_count", ""), None, None
             )
+        reason = ev.get("done_reason")
+        if reason is not None:
+            out.finish(reason)
 
     def close(self) -> None:
         """Nothing is held per message."""

@@ -26,7 +26,10 @@ Wire facts and their sources:
 
 Decisions where the specification is silent:
 
-* Only ``choices[0]`` is read; in a stream, the choice whose ``index`` is 0 (or absent).
+* ``choice=k`` (W4) reads the choice whose ``index`` is ``k`` (a choice without ``index`` counts
+  by its position); in a stream, chunks of other choices are skipped.  A response whose
+  ``choices`` is non-empty but has no such choice raises ``ResponseShapeError`` at
+  ``choices[k]``.
 * A choice with ``delta`` instead of ``message`` (a stream chunk given to ``normalize``) is read
   like a message; legacy ``choices[0].text`` is the content (inline markup, P3, applies).
 * ``reasoning_details``, ``reasoning_content`` and ``reasoning`` are treated as aliases of one
@@ -49,17 +52,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._types import Extraction, Usage
-from ._common import (
-    BLOCKS,
-    EMPTY_USAGE,
-    FIELD,
+from .._errors import ResponseShapeError
+from ._access import (
     Figures,
     Where,
     count_figures,
-    finish,
     item_map,
-    make_usage,
+    join_path,
     missing,
     opt_int,
     opt_list,
@@ -70,7 +69,8 @@ from ._common import (
     shape_error,
     signature_text,
 )
-from ._emitter import Emitter
+from ._assemble import BLOCKS, FIELD
+from ._collector import Collector
 
 PROVIDER = "openai_chat"
 
@@ -78,6 +78,32 @@ PROVIDER = "openai_chat"
 NEUTRAL_EVENTS = frozenset({"ping", "error"})
 
 _NO_FIGURES: Figures = (None, None, None, None)
+
+
+def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
+    """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
+
+    Raises:
+        ResponseShapeError: no such choice (``path`` is ``choices[choice]``).
+    """
+    if choice < len(choices):
+        c = choices[choice]
+        if type(c) is not dict:
+            c = item_map(c, "choices", choice)
+        idx = c.get("index")
+        if idx is None or idx == choice:
+            return choice, c
+    for i, c in enumerate(choices):
+        if type(c) is not dict:
+            c = item_map(c, "choices", i)
+        if c.get("index") == choice:
+            return i, c
+    if choice == 0:
+        c = choices[0]
+        return 0, c if type(c) is dict else item_map(c, "choices", 0)
+    raise ResponseShapeError(
+        join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
+    )
 
 
 # --- usage (P5, P12) ---------------------------------------------------------------------------
@@ -117,13 +143,6 @@ def usage_figures(d: Mapping[str, Any]) -> Figures:
                 figs[3] if figs[3] is not None else g[3],
             )
     return figs
-
-
-def _usage(d: Mapping[str, Any]) -> Usage:
-    if "usage" not in d and "x_groq" not in d:
-        return EMPTY_USAGE
-    p, c, t, r = usage_figures(d)
-    return make_usage(p, c, r, t)
 
 
 # --- message parts -----------------------------------------------------------------------------
@@ -222,98 +241,102 @@ def _first_readable(msg: Mapping[str, Any], where: Where) -> Optional[str]:
     return None
 
 
-def _message(
-    msg: Mapping[str, Any], where: Where
-) -> tuple[str, Optional[list[str]], str, bool, Optional[list[str]]]:
-    content = msg.get("content")
-    thinking: Optional[list[str]] = None
-    if type(content) is str:
-        visible = content
-    elif content is None:
-        visible = ""
-    elif isinstance(content, (list, tuple)):
-        visible, thinking = content_parts(content, (where, "content"))
-    elif isinstance(content, str):
-        visible = str(content)
-    else:
-        raise shape_error(where, "content", "a string, an array or null", content)
-    refusal = msg.get("refusal")
-    if refusal is not None:
-        refusal = opt_str(msg, "refusal", where)
-        if refusal:
-            visible += refusal
+class Decoder:
+    """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
 
-    segments: Optional[list[str]] = None
-    sigs: Optional[list[str]] = None
-    redacted = False
-    rd = msg.get("reasoning_details")
-    if rd is not None:
-        items = opt_list(msg, "reasoning_details", where)
-        if items:
-            segs, sigs, redacted = details(items, (where, "reasoning_details"))
-            if any(readable(s) for s in segs):
-                segments = segs
-    if segments is None:
-        text = _first_readable(msg, where)
-        if text is not None:
-            segments = [text]
-    fmt = FIELD
-    if thinking:
-        if segments is None and any(readable(s) for s in thinking):
-            fmt = BLOCKS
-        segments = (segments or []) + thinking
-    return visible, segments, fmt, redacted, sigs
+    __slots__ = ("_after_text", "_choice", "_mseg", "out")
 
-
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode a Chat Completions (or legacy Completions) response."""
-    choices = req_array(d, "choices")
-    visible = ""
-    segments: Optional[list[str]] = None
-    fmt = FIELD
-    redacted = False
-    sigs: Optional[list[str]] = None
-    if choices:
-        c0 = choices[0]
-        if type(c0) is not dict:
-            c0 = item_map(c0, "choices", 0)
-        msg = c0.get("message")
-        where = "choices[0].message"
-        if msg is None and "delta" in c0:
-            msg = c0.get("delta")
-            where = "choices[0].delta"
-        if msg is not None:
-            if type(msg) is not dict:
-                msg = opt_map(c0, "delta" if where.endswith("delta") else "message", "choices[0]")
-            if msg is not None:
-                visible, segments, fmt, redacted, sigs = _message(msg, where)
-        else:
-            text = opt_str(c0, "text", "choices[0]")
-            if text is None and "text" not in c0:
-                raise missing("choices[0]", "message", "an object")
-            visible = text or ""
-    return finish(PROVIDER, visible, segments, fmt, redacted, sigs, _usage(d))
-
-
-# --- streams -----------------------------------------------------------------------------------
-class Stream:
-    """Adapter for ``chat.completion.chunk`` (and legacy ``text_completion``) events."""
-
-    __slots__ = ("_after_text", "_mseg", "out")
-
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
         self._after_text = False
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole response: the chosen choice's ``message`` (or legacy ``text``)."""
+        choices = req_array(d, "choices")
+        out = self.out
+        if choices:
+            i, c = pick(choices, self._choice)
+            msg = c.get("message")
+            key = "message"
+            if msg is None and "delta" in c:
+                msg = c.get("delta")
+                key = "delta"
+            if msg is not None:
+                if type(msg) is not dict:
+                    msg = opt_map(c, key, ("choices", i))
+                if msg is not None:
+                    self._message(msg, ("choices", i, key))
+            else:
+                text = opt_str(c, "text", ("choices", i))
+                if text is None and "text" not in c:
+                    raise missing(("choices", i), "message", "an object")
+                if text:
+                    out.visible(text)
+            reason = c.get("finish_reason")
+            if reason is not None:
+                out.finish(reason)
+        if "usage" in d or "x_groq" in d:
+            p, c_, t, r = usage_figures(d)
+            out.usage(p, c_, t, r)
+
+    def _message(self, msg: Mapping[str, Any], where: Where) -> None:
+        """A whole message: P4's precedence over its reasoning fields, then its content."""
+        out = self.out
+        content = msg.get("content")
+        thinking: Optional[list[str]] = None
+        if type(content) is str:
+            visible = content
+        elif content is None:
+            visible = ""
+        elif isinstance(content, (list, tuple)):
+            visible, thinking = content_parts(content, (where, "content"))
+        elif isinstance(content, str):
+            visible = str(content)
+        else:
+            raise shape_error(where, "content", "a string, an array or null", content)
+        refusal = msg.get("refusal")
+        if refusal is not None:
+            refusal = opt_str(msg, "refusal", where)
+            if refusal:
+                visible += refusal
+        done = False
+        rd = msg.get("reasoning_details")
+        if rd is not None:
+            items = opt_list(msg, "reasoning_details", where)
+            if items:
+                segs, sigs, redacted = details(items, (where, "reasoning_details"))
+                if any(readable(s) for s in segs):
+                    done = True
+                    for j, seg in enumerate(segs):
+                        out.reasoning(("d", j), seg, FIELD)
+                for sig in sigs:
+                    out.signature(sig)
+                if redacted:
+                    out.redact()
+        if not done:
+            text = _first_readable(msg, where)
+            if text is not None:
+                out.reasoning("f", text, FIELD)
+        if thinking:
+            for j, seg in enumerate(thinking):
+                out.reasoning(("m", j), seg, BLOCKS)
+        if visible:
+            out.visible(visible)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One ``chat.completion.chunk`` (or legacy ``text_completion``) event."""
         choices = ev.get("choices")
         if type(choices) is list and choices:
             c = choices[0]
-            if type(c) is dict and not c.get("index"):
+            if type(c) is dict and c.get("index", 0) == self._choice:
                 delta = c.get("delta")
                 if type(delta) is dict:  # the usual chunk
                     self._delta(delta, 0, "delta")
+                    reason = c.get("finish_reason")
+                    if reason is not None:
+                        self.out.finish(reason)
                     if "usage" in ev or "x_groq" in ev:
                         p, c_, t, r = usage_figures(ev)
                         self.out.usage(p, c_, t, r)
@@ -325,9 +348,9 @@ class Stream:
                 if type(c) is not dict:
                     c = item_map(c, "choices", i)
                 idx = c.get("index")
-                if idx is not None and idx != 0:
+                if (i if idx is None else idx) != self._choice:
                     continue
-                self._choice(c, i)
+                self._chunk_choice(c, i)
                 break
         elif "usage" not in ev and "x_groq" not in ev:
             t = ev.get("type")
@@ -338,7 +361,10 @@ class Stream:
             p, c_, t, r = usage_figures(ev)
             self.out.usage(p, c_, t, r)
 
-    def _choice(self, c: Mapping[str, Any], i: int) -> None:
+    def _chunk_choice(self, c: Mapping[str, Any], i: int) -> None:
+        reason = c.get("finish_reason")
+        if reason is not None:
+            self.out.finish(reason)
         delta = c.get("delta")
         key = "delta"
         if delta is None:

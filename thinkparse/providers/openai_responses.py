@@ -24,6 +24,8 @@ Decisions where the specification is silent:
   servers) are text; ``refusal`` parts count as the answer too.  Other item types (tool calls,
   web searches...) are ignored.
 * ``status: "incomplete"`` (or ``"failed"``) changes nothing: whatever output exists is returned.
+* ``finish_reason`` (W4) is ``incomplete_details.reason`` when the response has one (e.g.
+  ``"max_output_tokens"``), else its ``status`` (``"completed"``, ``"incomplete"``...).
 * Streams: a part's text comes from its ``*.delta`` events; ``*.done`` events, ``output_item.done``
   and the final ``response.completed`` only supply parts that had no deltas (so nothing is
   counted twice).  For one reasoning item, whichever of summary and raw text arrives first is
@@ -35,16 +37,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._types import Extraction, Usage
-from ._common import (
-    BLOCKS,
-    EMPTY_USAGE,
+from ._access import (
     Figures,
     Where,
     count_figures,
-    finish,
     item_map,
-    make_usage,
     missing,
     opt_index,
     opt_list,
@@ -54,7 +51,8 @@ from ._common import (
     req_array,
     shape_error,
 )
-from ._emitter import Emitter
+from ._assemble import BLOCKS
+from ._collector import Collector
 
 PROVIDER = "openai_responses"
 
@@ -65,13 +63,6 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
         u, where, ("input_tokens", "output_tokens", "total_tokens"),
         ("output_tokens_details", "reasoning_tokens"),
     )
-
-def _usage(d: Mapping[str, Any]) -> Usage:
-    u = opt_map(d, "usage", "")
-    if u is None:
-        return EMPTY_USAGE
-    i, o, t, r = usage_figures(u, "usage")
-    return make_usage(i, o, r, t)
 
 
 def _texts(parts: Any, owner: Where, key: str) -> list[str]:
@@ -145,28 +136,6 @@ def message_parts(item: Mapping[str, Any], where: Where) -> list[str]:
     return out
 
 
-def normalize(d: Mapping[str, Any]) -> Extraction:
-    """Decode a Responses API ``Response`` object."""
-    output = req_array(d, "output")
-    visible: list[str] = []
-    segments: list[str] = []
-    redacted = False
-    for i, item in enumerate(output):
-        if type(item) is not dict:
-            item = item_map(item, "output", i)
-        t = item.get("type")
-        if t == "message":
-            if item.get("phase") == "commentary":
-                continue
-            visible += message_parts(item, ("output", i))
-        elif t == "reasoning":
-            segs, red = reasoning_parts(item, ("output", i))
-            segments += segs
-            if red:
-                redacted = True
-    return finish(PROVIDER, "".join(visible), segments, BLOCKS, redacted, None, _usage(d))
-
-
 # --- streams -----------------------------------------------------------------------------------
 _TEXT_EVENTS = {
     "response.output_text.delta": ("t", "delta"),
@@ -181,18 +150,42 @@ _TEXT_EVENTS = {
 _DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed")
 
 
-class Stream:
-    """Adapter for Responses API stream events."""
+class Decoder:
+    """Decodes a Responses API ``Response`` or its stream events."""
 
     __slots__ = ("_kind", "_phase", "_seen", "out")
 
-    def __init__(self, out: Emitter) -> None:
+    def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self._seen: set[tuple[Any, ...]] = set()  # parts that released text
         self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
 
-    def feed(self, ev: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> None:
+        """A whole ``Response``: every output item, as a stream's final event gives them."""
+        output = req_array(d, "output")
+        self._response(d, output, "")
+
+    def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
+        for i, item in enumerate(output or ()):
+            if type(item) is not dict:
+                item = item_map(item, (where, "output"), i)
+            self._item(i, item, (where, "output", i))
+        u = resp.get("usage")
+        if u is not None:
+            u = opt_map(resp, "usage", where)
+            if u is not None:
+                i_, o, tt, r = usage_figures(u, (where, "usage"))
+                self.out.usage(i_, o, tt, r)
+        status = resp.get("status")
+        details = resp.get("incomplete_details")
+        if isinstance(details, Mapping) and details.get("reason"):
+            self.out.finish(details.get("reason"))
+        elif status is not None:
+            self.out.finish(status)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event."""
         t = ev.get("type")
         if type(t) is not str:
             if t is None:
@@ -220,14 +213,7 @@ class Stream:
             resp = opt_map(ev, "response", "")
             if resp is None:
                 return
-            output = opt_list(resp, "output", "response")
-            for i, item in enumerate(output or ()):
-                item = item_map(item, "response.output", i)
-                self._item(i, item, ("response", "output", i))
-            u = opt_map(resp, "usage", "response")
-            if u is not None:
-                i_, o, tt, r = usage_figures(u, "response.usage")
-                self.out.usage(i_, o, tt, r)
+            self._response(resp, opt_list(resp, "output", "response"), "response")
 
     def _part(self, key: tuple[Any, ...], text: str) -> None:
         kind, oi = key[0], key[1]

@@ -1,72 +1,57 @@
-"""Shared machinery of the provider normalisers (SPEC section 6).
+"""Field access for the provider decoders: input conversion (P7) and path-aware accessors (P8).
 
-* :func:`as_mapping` turns an input object into a mapping (P7).
+* :func:`as_mapping` / :func:`convert` turn an input object into a mapping (P7).
 * Path-aware accessors (``opt_str``, ``opt_map``, ``opt_list``, ``opt_int``) check a field's type
   and raise :class:`~thinkparse.ResponseShapeError` naming its JSON path (P8).  Paths are built
   only when an error is raised, so the accessors cost a dict look-up and a type check.
-* :func:`finish` turns what a family decoder collected into an :class:`~thinkparse.Extraction`:
-  P1 (visible), P2 (joining), P3/P4 (inline markup only without dedicated reasoning), P11
-  (format), P5 (``tokens_est``).
-* :func:`make_usage` builds :class:`~thinkparse.Usage` (P12).
+* :func:`count_figures` reads one usage object (P5, P12).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * Token counts must be JSON integers (``bool`` is refused); an integral float such as ``12.0``
   is accepted as ``12``; ``null`` counts as "not reported".  Anything else raises
   ``ResponseShapeError`` at the count's path.
 * Signatures delivered as bytes (google-genai objects dumped in Python mode) are base64-encoded,
   which is how the REST wire carries them.
-* Inline markup (P3) is looked for in every family's visible text, not only in
-  OpenAI-compatible ``content``: a family without dedicated reasoning may still carry a model's
-  raw ``<think>`` or harmony output.  A payload whose only reasoning is redacted (P6) counts as
-  having dedicated reasoning, so its text is returned as it is.
+* An SDK object whose ``model_dump()`` raises ``ValueError`` / ``TypeError`` for every argument
+  set tried: the last error propagates (the caller's own error, not a generic "takes a
+  Mapping" message).
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from .._errors import ResponseShapeError
-from .._spec import SEPARATOR
-from .._think import split_think
-from .._types import Extraction, Usage, tokens_estimate
-from .harmony import looks_like_harmony, split_harmony
-
-FAMILIES = (
-    "openai_chat",
-    "openai_responses",
-    "anthropic",
-    "gemini",
-    "bedrock",
-    "ollama",
-)
-
-#: P11 formats.
-FIELD = "field"
-BLOCKS = "blocks"
-TAGS = "tags"
-HARMONY = "harmony"
-NONE = "none"
 
 
 # --- P7: input objects -------------------------------------------------------------------------
 def _dump(dump: Any) -> Any:
-    # pydantic v2 models take by_alias/warnings; older or hand-written model_dump() methods may
-    # take fewer arguments, so fall back step by step.  Python mode, not JSON mode: bytes stay
-    # bytes and are base64-encoded here with the standard alphabet the REST wire uses
-    # (google-genai's JSON mode would give URL-safe base64 for thought signatures).
-    for kwargs in (
-        {"by_alias": True, "warnings": False},
-        {"by_alias": True},
-        {},
-    ):
+    # pydantic v2 models take by_alias/exclude_unset/warnings; older or hand-written
+    # model_dump() methods may take fewer arguments, so fall back step by step.  Python mode,
+    # not JSON mode: bytes stay bytes and are base64-encoded where read, with the standard
+    # alphabet the REST wire uses (google-genai's JSON mode gives URL-safe base64 for thought
+    # signatures).  ``exclude_unset`` keeps only what the server sent (X1).  When every
+    # argument set fails, the last error is the caller's own and propagates.
+    err: Optional[BaseException] = None
+    for kwargs in _DUMP_ARGS:
         try:
             return dump(**kwargs)
-        except (TypeError, ValueError):
-            continue
-    return None
+        except (TypeError, ValueError) as e:
+            err = e
+    if err is not None:
+        raise err
+    return None  # pragma: no cover - _DUMP_ARGS is not empty
+
+
+_DUMP_ARGS: tuple[dict[str, bool], ...] = (
+    {"by_alias": True, "exclude_unset": True, "warnings": False},
+    {"by_alias": True, "exclude_unset": True},
+    {"by_alias": True},
+    {},
+)
 
 
 def convert(obj: Any) -> Optional[Mapping[str, Any]]:
@@ -308,166 +293,3 @@ def readable(text: Optional[str]) -> bool:
     return bool(text) and not text.isspace()  # type: ignore[union-attr]
 
 
-# --- results -----------------------------------------------------------------------------------
-EMPTY_USAGE = Usage()
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def _fast_usage(i: Optional[int], o: Optional[int], r: Optional[int], t: Optional[int]) -> Usage:
-    u: Usage = _new(Usage)
-    _set(
-        u,
-        "__dict__",
-        {"input_tokens": i, "output_tokens": o, "reasoning_tokens": r, "total_tokens": t},
-    )
-    return u
-
-
-def _fast_extraction(
-    visible: str,
-    reasoning: Optional[str],
-    reasoning_tokens: Optional[int],
-    tokens_est: int,
-    redacted: bool,
-    signatures: tuple[str, ...],
-    provider: str,
-    fmt: str,
-    usage: Usage,
-) -> Extraction:
-    e: Extraction = _new(Extraction)
-    _set(
-        e,
-        "__dict__",
-        {
-            "visible": visible,
-            "reasoning": reasoning,
-            "reasoning_tokens": reasoning_tokens,
-            "tokens_est": tokens_est,
-            "redacted": redacted,
-            "signatures": signatures,
-            "provider": provider,
-            "format": fmt,
-            "usage": usage,
-        },
-    )
-    return e
-
-
-def _fast_path_works() -> bool:
-    # The frozen dataclasses' __init__ costs about a microsecond for the two objects; filling
-    # __dict__ directly gives an equal object at a third of the cost (SPEC section 8).  Used
-    # only while it provably gives the same object as the constructor.
-    try:
-        u = Usage(1, 2, 3, 4)
-        e = Extraction("v", "r", 1, 1, True, ("s",), "p", "f", u)
-        fu = _fast_usage(1, 2, 3, 4)
-        fe = _fast_extraction("v", "r", 1, 1, True, ("s",), "p", "f", fu)
-        return fu == u and fe == e and repr(fe) == repr(e) and hash(fe) == hash(e)
-    except Exception:
-        return False
-
-
-new_usage: Callable[[Optional[int], Optional[int], Optional[int], Optional[int]], Usage]
-new_extraction: Callable[..., Extraction]
-if _fast_path_works():
-    new_usage, new_extraction = _fast_usage, _fast_extraction
-else:  # pragma: no cover - only if the result types stop having a __dict__
-    new_usage, new_extraction = Usage, Extraction
-
-
-def make_usage(
-    input_tokens: Optional[int],
-    output_tokens: Optional[int],
-    reasoning_tokens: Optional[int],
-    total_tokens: Optional[int],
-) -> Usage:
-    """A :class:`Usage`, sharing one instance when nothing was reported."""
-    if input_tokens is None and output_tokens is None and total_tokens is None and (
-        reasoning_tokens is None
-    ):
-        return EMPTY_USAGE
-    return new_usage(input_tokens, output_tokens, reasoning_tokens, total_tokens)
-
-
-def join_segments(segments: list[str]) -> Optional[str]:
-    """P2: readable segments joined with ``"\\n\\n"``; ``None`` when none is readable."""
-    if len(segments) == 1:
-        s = segments[0]
-        return s if s and not s.isspace() else None
-    parts = [s for s in segments if s and not s.isspace()]
-    if not parts:
-        return None
-    return parts[0] if len(parts) == 1 else SEPARATOR.join(parts)
-
-
-def split_inline(text: str) -> Optional[tuple[str, Optional[str], str]]:
-    """P3: ``(visible, reasoning, format)`` when ``text`` carries inline markup, else ``None``.
-
-    Harmony is looked for first (its tokens are unambiguous), then ``<think>`` tags split with
-    ``start_in_reasoning="auto"``.  Both parts are stripped; unreadable reasoning is ``None``.
-    """
-    if looks_like_harmony(text):
-        s = split_harmony(text)
-        fmt = HARMONY
-    elif "<" in text:
-        s = split_think(text, start_in_reasoning="auto")
-        if s.reasoning is None:
-            return None
-        fmt = TAGS
-    else:
-        return None
-    reasoning = s.reasoning.strip() if s.reasoning is not None else None
-    if not reasoning:
-        return s.visible.strip(), None, NONE
-    return s.visible.strip(), reasoning, fmt
-
-
-def finish(
-    provider: str,
-    visible: str,
-    segments: Optional[list[str]],
-    fmt: str,
-    redacted: bool,
-    signatures: Optional[list[str]],
-    usage: Usage,
-) -> Extraction:
-    """Build the :class:`Extraction` from what a family decoder collected.
-
-    Args:
-        provider: the family name.
-        visible: the answer's text segments already concatenated (P1).
-        segments: dedicated reasoning segments in order (P2); ``None`` for none.
-        fmt: the format of the dedicated reasoning, ``"field"`` or ``"blocks"`` (P11).
-        redacted: whether unreadable reasoning was present (P6).
-        signatures: reasoning signatures in order.
-        usage: the usage figures (P12).
-    """
-    reasoning: Optional[str] = None
-    if segments:
-        if len(segments) == 1:
-            reasoning = segments[0]
-            if not reasoning or reasoning.isspace():
-                reasoning = None
-        else:
-            reasoning = join_segments(segments)
-    if reasoning is None:
-        fmt = NONE
-        if visible and not redacted:
-            inline = split_inline(visible)
-            if inline is not None:
-                visible, reasoning, fmt = inline
-    if visible and visible.isspace():
-        visible = ""
-    return new_extraction(
-        visible,
-        reasoning,
-        usage.reasoning_tokens,
-        tokens_estimate(reasoning),
-        redacted,
-        tuple(signatures) if signatures else (),
-        provider,
-        fmt,
-        usage,
-    )

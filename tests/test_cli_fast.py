@@ -1,0 +1,109 @@
+"""JSON Lines speed paths: records decoded with orjson (when installed) and lines built by
+hand give byte-identical output to the standard library path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from thinkparse import normalize
+from thinkparse.cli import _jsonl, main
+
+
+def cli_output(path: Path, out: Path, *args: str) -> bytes:
+    assert main([*args, "-o", str(out), str(path)]) in (0, 1)
+    return out.read_bytes()
+
+
+def reference(records: list[Any]) -> bytes:
+    """What the standard library writes for each record (section 7 field order)."""
+    lines = []
+    for record in records:
+        ex = normalize(record)
+        obj: dict[str, Any] = {}
+        if "id" in record:
+            obj["id"] = record["id"]
+        obj.update(
+            visible=ex.visible,
+            reasoning=ex.reasoning,
+            tokens_est=ex.tokens_est,
+            provider=ex.provider,
+            format=ex.format,
+            reasoning_tokens=ex.reasoning_tokens,
+            redacted=ex.redacted,
+        )
+        lines.append(json.dumps(obj, ensure_ascii=False) + "\n")
+    return "".join(lines).encode("utf-8", "surrogatepass")
+
+
+def chat(content: str, reasoning: Any, rid: Any, tokens: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": "assistant", "content": content}
+    if reasoning is not None:
+        message["reasoning_content"] = reasoning
+    record: dict[str, Any] = {"choices": [{"index": 0, "message": message}]}
+    if rid is not None:
+        record["id"] = rid
+    if tokens is not None:
+        record["usage"] = {"completion_tokens_details": {"reasoning_tokens": tokens}}
+    return record
+
+
+TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",)) | st.sampled_from('"\\/\n\t\x00\x7f\u2028é✓😀'),
+    max_size=20,
+)
+IDS = st.one_of(
+    st.none(),
+    TEXT,
+    st.integers(-(2**80), 2**80),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.tuples(TEXT, st.none() | TEXT, IDS, st.none() | st.integers(0, 10**6))))
+def test_fast_and_stdlib_paths_are_byte_identical(
+    tmp_path_factory: pytest.TempPathFactory, rows: list[tuple[Any, Any, Any, Any]]
+) -> None:
+    tmp = tmp_path_factory.mktemp("fast")
+    records = [chat(*row) for row in rows]
+    src = tmp / "in.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8")
+    fast = cli_output(src, tmp / "fast.jsonl")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(_jsonl, "_FAST_LOADS", None)
+        slow = cli_output(src, tmp / "slow.jsonl")
+    assert fast == slow == reference(records)
+
+
+def test_values_orjson_rejects_fall_back_to_the_standard_decoder(tmp_path: Path) -> None:
+    # NaN, integers beyond 64 bits and lone-surrogate escapes are read as the stdlib reads them.
+    src = tmp_path / "in.jsonl"
+    src.write_text(
+        '{"id": NaN, "choices": [{"message": {"content": "a"}}]}\n'
+        '{"id": 123456789012345678901234567890, "choices": [{"message": {"content": "b"}}]}\n'
+        '{"id": "\\ud800", "choices": [{"message": {"content": "\\udfff c"}}]}\n',
+        encoding="utf-8",
+    )
+    out = cli_output(src, tmp_path / "o.jsonl", "-r")
+    assert out == (
+        b'{"id": NaN, "reasoning": null}\n'
+        b'{"id": 123456789012345678901234567890, "reasoning": null}\n'
+        b'{"id": "\xef\xbf\xbd", "reasoning": null}\n'
+    )
+
+
+@pytest.mark.skipif(
+    _jsonl._FAST_LOADS is None and not os.environ.get("THINKPARSE_REQUIRE_ENGINES"),
+    reason="orjson is not installed (pip install thinkparse[fast])",
+)
+def test_orjson_is_used_when_installed() -> None:
+    import orjson
+
+    assert _jsonl._FAST_LOADS is orjson.loads

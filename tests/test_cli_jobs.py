@@ -1,0 +1,111 @@
+"""``--jobs N``: worker processes, output byte-identical to one process and in input order (C6);
+Ctrl-C and closed pipes as in section 7."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _support import CLI_ENV, run_cli
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and fork")
+
+
+def run(*args: Any, stdin: bytes = b"", cwd: Any = None) -> Any:
+    return run_cli(*args, stdin=stdin, cwd=cwd, env=CLI_ENV)
+
+
+def record(i: int) -> str:
+    message: dict[str, Any] = {"role": "assistant", "content": f"<think>r{i}</think>answer {i}"}
+    if i % 3 == 0:
+        message = {"role": "assistant", "content": f"a{i}", "reasoning_content": "é" * (i % 7)}
+    return json.dumps({"id": i, "choices": [{"index": 0, "message": message}]}) + "\n"
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    lines = [record(i) for i in range(30_000)]
+    lines[5] = "not json\n"
+    lines[20_000] = '{"unknown": 1}\n'
+    lines.insert(7, "\n")
+    (tmp_path / "big.jsonl").write_text("".join(lines), encoding="utf-8")
+    (tmp_path / "records.txt").write_text("".join(lines[:3000]), encoding="utf-8")
+    (tmp_path / "a.txt").write_text("plan</think>answer", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("<think>x</think>y\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "files",
+    [
+        ["big.jsonl"],
+        ["a.txt", "missing.txt", "b.txt", "big.jsonl", "records.txt", "a.txt"],
+        ["-"],
+    ],
+)
+@pytest.mark.parametrize("extra", [[], ["-j"], ["-r"], ["--reasoning-to-stderr"]])
+def test_jobs_output_equals_one_process(inputs: Path, files: list[str], extra: list[str]) -> None:
+    # C6: output in input order, byte-identical to --jobs 1, same messages and status.
+    stdin = (inputs / "big.jsonl").read_bytes() if files == ["-"] else b""
+    one = run(*extra, *files, stdin=stdin, cwd=inputs)
+    two = run("--jobs", "2", *extra, *files, stdin=stdin, cwd=inputs)
+    assert one.returncode in (1, 2)
+    assert (two.stdout, two.returncode) == (one.stdout, one.returncode)
+    if "--reasoning-to-stderr" not in extra:
+        assert two.stderr == one.stderr
+    else:  # the reasoning and the messages, in order within each output batch
+        assert sorted(two.stderr.splitlines()) == sorted(one.stderr.splitlines())
+
+
+def test_jobs_usage() -> None:
+    assert run("--jobs", "-1", "x").returncode == 2
+    proc = run("--jobs", "2", "--stream")
+    assert (proc.returncode, proc.stderr) == (
+        2,
+        b"thinkparse: error: --jobs does not apply to --stream or --html (one ordered "
+        b"sequence) (see 'thinkparse --help')\n",
+    )
+
+
+def test_jobs_zero_means_one_per_cpu(inputs: Path) -> None:
+    assert run("--jobs", "0", "b.txt", cwd=inputs).stdout == b"y\n"
+
+
+def test_jobs_ctrl_c_exits_130_quietly(inputs: Path) -> None:
+    # Section 7: Ctrl-C exits 130 quietly, workers included.
+    big = inputs / "clean.jsonl"
+    block = "".join(record(i) for i in range(10_000)).encode()
+    with big.open("wb") as f:
+        for _ in range(40):
+            f.write(block)
+    with subprocess.Popen(
+        [sys.executable, "-m", "thinkparse", "--jobs", "2", str(big)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=CLI_ENV,
+    ) as proc:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # running; not reading on, so it is soon blocked on the pipe
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    assert (err, proc.returncode) == (b"", 130)
+
+
+def test_jobs_closed_pipe_is_quiet(inputs: Path) -> None:
+    # Section 7: a closed output pipe (| head -1) ends quietly with 141.
+    with subprocess.Popen(
+        [sys.executable, "-m", "thinkparse", "--jobs", "2", str(inputs / "big.jsonl")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=CLI_ENV,
+    ) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert (proc.wait(timeout=120), err.count(b"\n")) == (141, err.count(b"big.jsonl:"))

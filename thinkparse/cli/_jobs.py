@@ -1,0 +1,255 @@
+"""``--jobs N``: worker processes over JSON Lines and text inputs, output in input order (C6).
+
+* A JSON Lines input is cut into batches of whole lines (about 1 MB each) that workers process
+  exactly as the single-process loop does; the parent writes each batch's output, then its
+  messages, strictly in input order, so the output is byte-identical to ``--jobs 1``.
+* Other FILE arguments are processed whole by a worker each, several at once; their outputs are
+  written in argument order.  Standard input is read by the parent (in batches when it is a
+  seekable JSON Lines file, else in one process).
+* Memory is bounded: at most ``2 * N`` batches are in flight, each worker holds one batch (or
+  streams one text file in bounded memory).
+* Ctrl-C: workers ignore SIGINT; the parent stops, cancels what is queued, exits 130 quietly.  A
+  closed output pipe ends quietly (141) the same way.
+* ``--jobs 0`` means one worker per CPU; ``--jobs 1`` is the single-process path.  ``--stream``
+  and ``--html`` take no ``--jobs`` (a usage error): a live stream and a page are one sequence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import io
+import multiprocessing
+import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import IO, Any, Optional
+
+from ._common import InputError
+from ._console import Console
+from ._inputs import json_object_line, open_input
+from ._jsonl import run_jsonl
+from ._options import Settings
+from ._output import Context
+
+_BATCH = 1 << 20
+_worker: Optional[_Worker] = None
+
+
+class _Recorder(Console):
+    """A worker's standard error: messages and reasoning kept, in order, for the parent."""
+
+    def __init__(self, ctx: Context) -> None:
+        super().__init__(ctx.stdout)
+        self.tty = self.dim = False
+        self.events: list[tuple[bool, str]] = []
+
+    def raw(self, text: str) -> None:
+        self.events.append((False, text))
+
+    def error(self, message: str) -> None:
+        self.events.append((False, message.replace("\r", " ").replace("\n", " ") + "\n"))
+
+    def reasoning(self, text: str) -> None:
+        if text:
+            self.events.append((True, text))
+
+
+class _Worker:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.sink = io.BytesIO()
+        self.ctx = Context(Settings(args), sink=self.sink)
+        self.recorder = _Recorder(self.ctx)
+        self.ctx.console = self.recorder
+
+    def reset(self) -> None:
+        self.sink.seek(0)
+        self.sink.truncate()
+        self.recorder.events = []
+        self.ctx.status = 0
+        self.ctx.headers = 0
+
+    def result(self) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+        self.ctx.stdout.flush()
+        return self.sink.getvalue(), self.recorder.events, self.ctx.status, self.ctx.headers > 0
+
+
+def _init(args: argparse.Namespace) -> None:
+    global _worker
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker = _Worker(args)
+
+
+def _batch(
+    shown: str, lineno: int, offset: int, data: bytes
+) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+    worker = _worker
+    if worker is None:  # pragma: no cover - the initializer always ran
+        raise RuntimeError("worker not initialised")
+    worker.reset()
+    run_jsonl(worker.ctx, _lines_from(data, lineno, offset), shown, None)
+    return worker.result()
+
+
+def _file(name: str) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+    worker = _worker
+    if worker is None:  # pragma: no cover
+        raise RuntimeError("worker not initialised")
+    worker.reset()
+    from ._run import one_file
+
+    one_file(worker.ctx, name)
+    return worker.result()
+
+
+def _lines_from(data: bytes, lineno: int, offset: int) -> Any:
+    for raw in data.split(b"\n"):
+        lineno += 1
+        yield lineno, offset, raw
+        offset += len(raw) + 1
+
+
+class Jobs:
+    """The worker pool of one run and the parent's side of writing results in order."""
+
+    def __init__(self, ctx: Context, count: int) -> None:
+        self.ctx = ctx
+        self.count = count
+        try:
+            mp: Any = multiprocessing.get_context("fork")
+        except ValueError:  # pragma: no cover - platforms without fork
+            mp = multiprocessing.get_context()
+        args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
+        self.pool = ProcessPoolExecutor(count, mp_context=mp, initializer=_init, initargs=(args,))
+        self.pending: collections.deque[Future[Any]] = collections.deque()
+
+    def close(self, cancel: bool = False) -> None:
+        self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+    def _write(self, result: tuple[bytes, list[tuple[bool, str]], int, bool]) -> None:
+        out, events, status, header = result
+        ctx = self.ctx
+        if header and ctx.headers and out.startswith(b"==> "):
+            out = b"\n" + out
+        if header:
+            ctx.headers += 1
+        if out:
+            ctx.stdout.write_bytes(out)
+        if events:
+            ctx.stdout.flush()
+            for is_reasoning, text in events:
+                if is_reasoning:
+                    ctx.console.reasoning(text)
+                else:
+                    ctx.console.error(text.rstrip("\n"))
+        ctx.status = max(ctx.status, status)
+
+    def drain(self, keep: int = 0) -> None:
+        """Write finished results in order until at most ``keep`` are pending."""
+        while len(self.pending) > keep:
+            self._write(self.pending.popleft().result())
+
+    def submit_file(self, name: str) -> None:
+        self.pending.append(self.pool.submit(_file, name))
+        self.drain(2 * self.count)
+
+    def jsonl(self, stream: IO[bytes], head: bytes, shown: str) -> None:
+        """One JSON Lines input in batches of lines."""
+        self.drain()
+        lineno = offset = 0
+        rest = head
+        while True:
+            block = stream.read(_BATCH)
+            data = rest + block
+            if block:
+                cut = data.rfind(b"\n")
+                if cut < 0:
+                    rest = data
+                    continue
+                data, rest = data[:cut], data[cut + 1 :]
+            elif not data:
+                break
+            else:
+                rest = b""
+            self.pending.append(self.pool.submit(_batch, shown, lineno, offset, data))
+            lineno += data.count(b"\n") + 1
+            offset += len(data) + 1
+            self.drain(2 * self.count)
+            if not block:
+                break
+        self.drain()
+
+
+def run_jobs(ctx: Context, files: list[str], count: int) -> None:
+    """Process ``files`` with ``count`` worker processes."""
+    jobs = Jobs(ctx, count)
+    try:
+        for name in files:
+            if name == "-" or _is_jsonl(ctx.settings, name):
+                try:
+                    stream, shown, owned = open_input(name)
+                except InputError as exc:
+                    jobs.drain()
+                    ctx.fail(str(exc), exc.status)
+                    continue
+                try:
+                    if name == "-" and not _is_jsonl_stream(ctx.settings, name, stream):
+                        jobs.drain()
+                        from ._run import one_file
+
+                        one_file(ctx, name)
+                    else:
+                        jobs.jsonl(stream, b"", shown)
+                finally:
+                    if owned:
+                        stream.close()
+            else:
+                jobs.submit_file(name)
+        jobs.drain()
+    except BaseException:
+        jobs.close(cancel=True)
+        raise
+    jobs.close()
+
+
+def _is_jsonl(settings: Settings, name: str) -> bool:
+    fmt = settings.args.format
+    if fmt is not None:
+        return bool(fmt == "jsonl")
+    if name.lower().endswith((".jsonl", ".ndjson")):
+        return True
+    try:
+        with open(name, "rb") as f:
+            return _first_lines_are_records(settings, f)
+    except OSError:
+        return False
+
+
+def _is_jsonl_stream(settings: Settings, name: str, stream: IO[bytes]) -> bool:
+    fmt = settings.args.format
+    if fmt is not None:
+        return bool(fmt == "jsonl")
+    try:
+        if stream.seekable():
+            at = stream.tell()
+            found = _first_lines_are_records(settings, stream)
+            stream.seek(at)
+            return found
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+def _first_lines_are_records(settings: Settings, f: IO[bytes]) -> bool:
+    first = f.readline(1 << 25)
+    if json_object_line(first, settings.errors) is None:
+        return False
+    return any(not line.isspace() for line in f)
+
+
+def cpu_count() -> int:
+    """Usable CPUs (``--jobs 0``)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,265 @@
+"""Stream events added up into the response they stand for (X1, X2).
+
+:class:`~thinkparse.StreamNormalizer` hands each event, after its decoder accepted it, to its
+family's accumulator; at ``close()`` the accumulator gives the response a non-streamed request
+would have returned, which the turn reads its blocks and message from (:mod:`._wire`).  Text
+pieces are kept in lists and joined once (linear in the stream's length).
+
+Rules (docs/behaviour.md#x1, #x2):
+
+* Anthropic: blocks from ``content_block_start``; ``text_delta``, ``thinking_delta`` and
+  ``signature_delta`` pieces appended to their field; ``input_json_delta`` pieces parsed when the
+  message is built (invalid JSON: :class:`~thinkparse.ResponseShapeError` naming the block).
+* Bedrock: blocks by ``contentBlockIndex`` in order of appearance; reasoning text and signature
+  pieces joined; ``toolUse.input`` pieces parsed as Anthropic's.
+* Responses: items from ``response.output_item.done``; the output of ``response.completed`` /
+  ``incomplete`` / ``failed`` replaces them when it is non-empty.
+* Gemini: consecutive text parts with the same ``thought`` value merge; a part carrying a
+  signature ends the run, and a signature on an empty-text part goes onto the run it ends;
+  other parts (``functionCall``...) never merge.
+* Chat: ``content``, ``refusal``, ``reasoning_content`` and ``reasoning`` pieces concatenated
+  (a key seen in any delta is kept); Mistral content chunks of the same type merge;
+  ``tool_calls`` merged by ``index`` (``function.arguments`` concatenated, first non-null wins
+  for the other keys; the stream-only ``index`` key is left out); OpenRouter
+  ``reasoning_details`` merged by ``index`` (``text``,
+  ``summary`` and ``data`` concatenated, last non-null wins for the other keys).
+* Ollama: ``content`` / ``response`` and ``thinking`` concatenated, ``tool_calls`` appended.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from .._errors import ResponseShapeError
+from ._wire import _list, _map, jsonify
+
+_SENTINEL: Any = object()
+
+
+def _parse_json(pieces: list[str], where: str, errors: list[ResponseShapeError]) -> Any:
+    text = "".join(pieces)
+    try:
+        return json.loads(text)
+    except ValueError:
+        errors.append(ResponseShapeError(where, "streamed tool input is not valid JSON "
+                                                "(a truncated stream?)"))
+        return text
+
+
+class _Base:
+    def __init__(self, choice: int) -> None:
+        self.choice = choice
+        self.errors: list[ResponseShapeError] = []
+
+    def check(self) -> None:
+        """Raise the first error met while building the response (X2)."""
+        if self.errors:
+            raise self.errors[0]
+
+
+# --- Anthropic ---------------------------------------------------------------------------------
+_ANTHROPIC_DELTAS = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "signature_delta": "signature",
+    "input_json_delta": "partial_json",
+}
+
+
+class _Anthropic(_Base):
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
+        self.blocks: dict[Any, dict[str, Any]] = {}
+        self.pieces: dict[tuple[Any, str], list[str]] = {}
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        t = ev.get("type")
+        if t == "content_block_delta":
+            d = _map(ev.get("delta"))
+            if d is None:
+                return
+            key = _ANTHROPIC_DELTAS.get(d.get("type"))  # type: ignore[arg-type]
+            if key is not None:
+                v = d.get(key)
+                if isinstance(v, str):
+                    self.pieces.setdefault((ev.get("index"), key), []).append(v)
+            elif d.get("type") == "citations_delta":
+                b = self.blocks.get(ev.get("index"))
+                if b is not None:
+                    b.setdefault("citations", []).append(jsonify(d.get("citation")))
+        elif t == "content_block_start":
+            cb = _map(ev.get("content_block"))
+            if cb is not None:
+                self.blocks[ev.get("index")] = jsonify(cb)
+        elif t == "message_start":
+            msg = _map(ev.get("message"))
+            if msg is not None:
+                m = jsonify(msg)
+                for i, b in enumerate(_list(m.pop("content", None))):
+                    if isinstance(b, dict):
+                        self.blocks[("start", i)] = b
+                self.base.update(m)
+        elif t == "message_delta":
+            md = _map(ev.get("delta"))
+            if md is not None:
+                self.base.update(jsonify(md))
+            u = _map(ev.get("usage"))
+            if u is not None:
+                usage = self.base.get("usage")
+                if not isinstance(usage, dict):
+                    usage = self.base["usage"] = {}
+                usage.update(jsonify(u))
+
+    def response(self) -> dict[str, Any]:
+        content = []
+        for pos, (idx, b) in enumerate(self.blocks.items()):
+            b = dict(b)
+            for key in ("text", "thinking", "signature"):
+                p = self.pieces.get((idx, key))
+                if p:
+                    prev = b.get(key)
+                    b[key] = (prev if isinstance(prev, str) else "") + "".join(p)
+            p = self.pieces.get((idx, "partial_json"))
+            if p and "".join(p):
+                b["input"] = _parse_json(p, f"content[{pos}].input", self.errors)
+            content.append(b)
+        return {**self.base, "content": content}
+
+
+# --- Bedrock -----------------------------------------------------------------------------------
+class _Bedrock(_Base):
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {}
+        self.blocks: dict[Any, dict[str, Any]] = {}
+        self.pieces: dict[tuple[Any, str], list[Any]] = {}
+
+    def _get(self, idx: Any) -> dict[str, Any]:
+        b = self.blocks.get(idx)
+        if b is None:
+            b = self.blocks[idx] = {}
+        return b
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        body = _map(ev.get("contentBlockDelta"))
+        if body is None and "contentBlockIndex" in ev and "delta" in ev:
+            body = ev
+        if body is not None:
+            idx = body.get("contentBlockIndex")
+            d = _map(body.get("delta"))
+            if d is None:
+                return
+            self._get(idx)
+            if isinstance(d.get("text"), str):
+                self.pieces.setdefault((idx, "text"), []).append(d["text"])
+            rc = _map(d.get("reasoningContent"))
+            if rc is not None:
+                for k in ("text", "signature", "redactedContent"):
+                    v = rc.get(k)
+                    if v is not None:
+                        self.pieces.setdefault((idx, "r" + k), []).append(v)
+            tu = _map(d.get("toolUse"))
+            if tu is not None and isinstance(tu.get("input"), str):
+                self.pieces.setdefault((idx, "input"), []).append(tu["input"])
+            return
+        start = _map(ev.get("contentBlockStart"))
+        if start is not None:
+            s = _map(start.get("start"))
+            tu = _map(s.get("toolUse")) if s is not None else None
+            if tu is not None:
+                self._get(start.get("contentBlockIndex"))["toolUse"] = jsonify(tu)
+            return
+        ms = _map(ev.get("messageStart"))
+        if ms is not None:
+            self.base["role"] = ms.get("role", "assistant")
+            return
+        stop = _map(ev.get("messageStop"))
+        if stop is not None:
+            self.base.update(jsonify(stop))
+            return
+        meta = _map(ev.get("metadata"))
+        if meta is None and "usage" in ev and "metrics" in ev:
+            meta = ev
+        if meta is not None:
+            self.base.update(jsonify(meta))
+
+    def response(self) -> dict[str, Any]:
+        content = []
+        for pos, (idx, b) in enumerate(self.blocks.items()):
+            b = dict(b)
+            p = self.pieces.get((idx, "text"))
+            if p:
+                b["text"] = "".join(p)
+            red = self.pieces.get((idx, "rredactedContent"))
+            if red:
+                joined = b"".join(x for x in red if isinstance(x, (bytes, bytearray)))
+                b["reasoningContent"] = {
+                    "redactedContent": jsonify(joined) if joined else "".join(
+                        x for x in red if isinstance(x, str))
+                }
+            elif (idx, "rtext") in self.pieces or (idx, "rsignature") in self.pieces:
+                rt: dict[str, Any] = {"text": "".join(self.pieces.get((idx, "rtext"), []))}
+                sig = self.pieces.get((idx, "rsignature"))
+                if sig:
+                    rt["signature"] = "".join(str(jsonify(x)) for x in sig)
+                b["reasoningContent"] = {"reasoningText": rt}
+            p = self.pieces.get((idx, "input"))
+            if p is not None and isinstance(b.get("toolUse"), dict):
+                where = f"output.message.content[{pos}].toolUse.input"
+                b["toolUse"] = {**b["toolUse"], "input": _parse_json(p, where, self.errors)}
+            content.append(b)
+        msg = {"role": self.base.pop("role", "assistant"), "content": content}
+        return {"output": {"message": msg}, **self.base}
+
+
+# --- Responses ---------------------------------------------------------------------------------
+class _Responses(_Base):
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {}
+        self.items: dict[Any, Any] = {}
+        self.final: Optional[list[Any]] = None
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        t = ev.get("type")
+        if t == "response.output_item.done":
+            item = _map(ev.get("item"))
+            if item is not None:
+                idx = ev.get("output_index")
+                self.items[idx if idx is not None else len(self.items)] = jsonify(item)
+        elif t in ("response.created", "response.in_progress", "response.completed",
+                   "response.incomplete", "response.failed"):
+            resp = _map(ev.get("response"))
+            if resp is not None:
+                r = jsonify(resp)
+                out = r.pop("output", None)
+                self.base.update(r)
+                if isinstance(out, list) and out:
+                    self.final = out
+
+    def response(self) -> dict[str, Any]:
+        if self.final is not None:
+            output = self.final
+        else:
+            keys = sorted(self.items, key=lambda k: (not isinstance(k, int), k if isinstance(
+                k, int) else 0))
+            output = [self.items[k] for k in keys]
+        return {**self.base, "output": output}
+
+
+def accumulator(family: str, choice: int) -> Any:
+    """The accumulator of a family's stream (``event(ev)``, ``response()``, ``check()``)."""
+    from ._accumulate_parts import Chat, Gemini, Ollama
+
+    kinds: dict[str, Any] = {
+        "anthropic": _Anthropic,
+        "bedrock": _Bedrock,
+        "openai_responses": _Responses,
+        "gemini": Gemini,
+        "openai_chat": Chat,
+        "ollama": Ollama,
+    }
+    return kinds[family](choice)

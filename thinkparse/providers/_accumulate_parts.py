@@ -1,0 +1,304 @@
+"""Accumulators of the part-based streams: Chat (with Mistral and OpenRouter), Gemini, Ollama.
+
+See :mod:`._accumulate` for the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from ._accumulate import _Base
+from ._wire import _list, _map, jsonify
+
+_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
+
+
+# --- Gemini ------------------------------------------------------------------------------------
+class Gemini(_Base):
+    """Streamed ``GenerateContentResponse`` chunks added up."""
+
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {}
+        self.cand: dict[str, Any] = {}
+        self.content: dict[str, Any] = {}
+        self.parts: list[dict[str, Any]] = []
+        self.texts: list[list[str]] = []  # text pieces per part (text parts only)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        for k, v in ev.items():
+            if k != "candidates":
+                self.base[k] = jsonify(v)
+        for i, c in enumerate(_list(ev.get("candidates"))):
+            m = _map(c)
+            if m is None:
+                continue
+            idx = m.get("index")
+            if (i if idx is None else idx) != self.choice:
+                continue
+            for k, v in m.items():
+                if k != "content":
+                    self.cand[k] = jsonify(v)
+            content = _map(m.get("content"))
+            if content is None:
+                continue
+            for k, v in content.items():
+                if k != "parts":
+                    self.content[k] = jsonify(v)
+            for p in _list(content.get("parts")):
+                pm = _map(p)
+                if pm is not None:
+                    self._part(pm)
+
+    def _part(self, p: Mapping[str, Any]) -> None:
+        is_text = "text" in p and isinstance(p.get("text"), str) and all(
+            k in _TEXT_KEYS for k in p
+        )
+        sig_key = "thoughtSignature" if "thoughtSignature" in p else (
+            "thought_signature" if "thought_signature" in p else None
+        )
+        sig = p.get(sig_key) if sig_key else None
+        if is_text and self.parts:
+            last = self.parts[-1]
+            last_text = self.texts[-1]
+            open_run = last_text is not None and not (
+                last.get("thoughtSignature") or last.get("thought_signature")
+            )
+            if open_run and sig and p["text"] == "":
+                last[sig_key or "thoughtSignature"] = jsonify(sig)  # ends the run
+                return
+            if open_run and bool(last.get("thought")) == bool(p.get("thought")):
+                last_text.append(p["text"])
+                if sig:
+                    last[sig_key or "thoughtSignature"] = jsonify(sig)
+                return
+        part = jsonify(p)
+        self.parts.append(part)
+        self.texts.append([part.pop("text")] if is_text else None)  # type: ignore[arg-type]
+
+    def response(self) -> dict[str, Any]:
+        parts = []
+        for part, pieces in zip(self.parts, self.texts):
+            if pieces is not None:
+                part = {"text": "".join(pieces), **part}
+            parts.append(part)
+        cand = {**self.cand, "content": {**self.content, "parts": parts}}
+        if "index" not in cand and self.choice:
+            cand["index"] = self.choice
+        return {"candidates": [cand], **self.base}
+
+
+# --- Chat --------------------------------------------------------------------------------------
+_CONCAT_DETAIL = ("text", "summary", "data")
+
+
+class Chat(_Base):
+    """``chat.completion.chunk`` events added up (the chosen choice)."""
+
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {}
+        self.choice_base: dict[str, Any] = {}
+        self.fields: dict[str, list[str]] = {}  # content, refusal, reasoning_content, reasoning
+        self.seen: set[str] = set()
+        self.chunks: Optional[list[list[Any]]] = None  # [type, dict, pieces] for list content
+        self.tools: dict[Any, dict[str, Any]] = {}
+        self.args: dict[Any, list[str]] = {}
+        self.details: dict[Any, dict[str, Any]] = {}
+        self.legacy: Optional[list[str]] = None
+        self.other: dict[str, Any] = {}
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        for k, v in ev.items():
+            if k != "choices" and v is not None:
+                self.base[k] = jsonify(v)
+        for i, c in enumerate(_list(ev.get("choices"))):
+            m = _map(c)
+            if m is None:
+                continue
+            idx = m.get("index")
+            if (i if idx is None else idx) != self.choice:
+                continue
+            for k, v in m.items():
+                if k not in ("delta", "message", "text") and v is not None:
+                    self.choice_base[k] = jsonify(v)
+            if isinstance(m.get("text"), str):
+                if self.legacy is None:
+                    self.legacy = []
+                self.legacy.append(m["text"])
+            d = _map(m.get("delta")) or _map(m.get("message"))
+            if d is not None:
+                self._delta(d)
+
+    def _delta(self, d: Mapping[str, Any]) -> None:
+        for k, v in d.items():
+            if k in ("content", "refusal", "reasoning_content", "reasoning"):
+                self.seen.add(k)
+                if isinstance(v, str):
+                    if k == "content" and self.chunks is not None:
+                        self._chunk({"type": "text", "text": v})
+                    else:
+                        self.fields.setdefault(k, []).append(v)
+                elif k == "content" and isinstance(v, (list, tuple)):
+                    if self.chunks is None:
+                        self.chunks = []
+                        prev = "".join(self.fields.pop("content", []))
+                        if prev:
+                            self._chunk({"type": "text", "text": prev})
+                    for ch in v:
+                        chm = _map(ch) if not isinstance(ch, str) else {"type": "text", "text": ch}
+                        if chm is not None:
+                            self._chunk(chm)
+            elif k == "tool_calls":
+                for j, tc in enumerate(_list(v)):
+                    self._tool(j, tc)
+            elif k == "reasoning_details":
+                for j, e in enumerate(_list(v)):
+                    self._detail(j, e)
+            elif v is not None and k not in self.other:
+                self.other[k] = jsonify(v)
+
+    def _chunk(self, ch: Mapping[str, Any]) -> None:
+        chunks = self.chunks
+        if chunks is None:  # pragma: no cover - set by the caller
+            return
+        t = ch.get("type")
+        if t == "thinking":
+            th = ch.get("thinking")
+            texts = [th] if isinstance(th, str) else [
+                x.get("text") for x in (_map(y) for y in _list(th))
+                if x is not None and isinstance(x.get("text"), str)
+            ]
+        elif t == "text":
+            texts = [ch.get("text")] if isinstance(ch.get("text"), str) else []
+        else:
+            chunks.append([None, jsonify(ch), None])
+            return
+        if chunks and chunks[-1][0] == t:
+            chunks[-1][2].extend(texts)
+            for k, v in ch.items():
+                if k not in ("thinking", "text") and v is not None:
+                    chunks[-1][1].setdefault(k, jsonify(v))
+            return
+        body = {k: jsonify(v) for k, v in ch.items() if k not in ("thinking", "text")}
+        chunks.append([t, body, list(texts)])
+
+    def _tool(self, j: int, tc: Any) -> None:
+        m = _map(tc)
+        if m is None:
+            return
+        idx = m.get("index", j)
+        cur = self.tools.get(idx)
+        if cur is None:
+            cur = self.tools[idx] = {}
+        for k, v in m.items():
+            if k == "function":
+                fm = _map(v)
+                if fm is None:
+                    continue
+                f = cur.setdefault("function", {})
+                for fk, fv in fm.items():
+                    if fk == "arguments":
+                        if isinstance(fv, str):
+                            self.args.setdefault(idx, []).append(fv)
+                    elif fv is not None and f.get(fk) is None:
+                        f[fk] = jsonify(fv)
+            elif k != "index" and v is not None and cur.get(k) is None:
+                cur[k] = jsonify(v)
+
+    def _detail(self, j: int, e: Any) -> None:
+        m = _map(e)
+        if m is None:
+            return
+        idx = m.get("index")
+        key = idx if isinstance(idx, int) else ("#", len(self.details), j)
+        cur = self.details.get(key)
+        if cur is None:
+            self.details[key] = jsonify(m)
+            return
+        for k, v in m.items():
+            if k in _CONCAT_DETAIL and isinstance(v, str):
+                prev = cur.get(k)
+                cur[k] = (prev if isinstance(prev, str) else "") + v
+            elif v is not None:
+                cur[k] = jsonify(v)
+
+    def response(self) -> dict[str, Any]:
+        choice: dict[str, Any] = {"index": self.choice}
+        if self.legacy is not None and not self.seen and not self.tools:
+            choice["text"] = "".join(self.legacy)
+        else:
+            msg: dict[str, Any] = dict(self.other)
+            msg.setdefault("role", "assistant")
+            for k in ("content", "refusal", "reasoning_content", "reasoning"):
+                if k in self.seen or k in self.fields:
+                    p = self.fields.get(k)
+                    msg[k] = "".join(p) if p is not None else None
+            if self.chunks is not None:
+                content = []
+                for t, body, pieces in self.chunks:
+                    if t == "thinking":
+                        body = {**body, "thinking": [{"type": "text", "text": "".join(pieces)}]}
+                    elif t == "text":
+                        body = {**body, "text": "".join(pieces)}
+                    content.append(body)
+                msg["content"] = content
+            if self.tools:
+                calls = []
+                for idx, tc in self.tools.items():
+                    tc = dict(tc)
+                    if idx in self.args:
+                        tc["function"] = {**tc.get("function", {}),
+                                          "arguments": "".join(self.args[idx])}
+                    calls.append(tc)
+                msg["tool_calls"] = calls
+            if self.details:
+                msg["reasoning_details"] = list(self.details.values())
+            choice["message"] = msg
+        choice.update(self.choice_base)
+        return {**self.base, "choices": [choice]}
+
+
+# --- Ollama ------------------------------------------------------------------------------------
+class Ollama(_Base):
+    """NDJSON objects added up."""
+
+    def __init__(self, choice: int) -> None:
+        super().__init__(choice)
+        self.base: dict[str, Any] = {}
+        self.msg: Optional[dict[str, Any]] = None
+        self.pieces: dict[str, list[str]] = {}
+        self.tools: list[Any] = []
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        msg = _map(ev.get("message"))
+        holder: Mapping[str, Any] = ev
+        if msg is not None:
+            if self.msg is None:
+                self.msg = {}
+            holder = msg
+            for k, v in msg.items():
+                if k not in ("content", "thinking", "tool_calls") and v is not None:
+                    self.msg[k] = jsonify(v)
+        for k in ("content", "thinking", "response"):
+            v = holder.get(k)
+            if isinstance(v, str):
+                self.pieces.setdefault(k, []).append(v)
+        self.tools.extend(jsonify(x) for x in _list(holder.get("tool_calls")))
+        for k, v in ev.items():
+            if k not in ("message", "response", "thinking", "tool_calls") and v is not None:
+                self.base[k] = jsonify(v)
+
+    def response(self) -> dict[str, Any]:
+        joined = {k: "".join(v) for k, v in self.pieces.items()}
+        if self.msg is not None:
+            m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}
+            m.setdefault("content", "")
+            if self.tools:
+                m["tool_calls"] = self.tools
+            return {**self.base, "message": m}
+        out = {**self.base, "response": joined.get("response", "")}
+        if "thinking" in joined:
+            out["thinking"] = joined["thinking"]
+        return out

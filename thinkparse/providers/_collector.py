@@ -1,0 +1,283 @@
+"""The one collector: every family decoder feeds it parts; it alone builds the Extraction.
+
+A decoder (one per family, see :mod:`._registry`) turns a whole response or one stream event into
+a small set of parts and hands them to a :class:`Collector`:
+
+* ``reasoning(key, text, fmt)`` -- readable reasoning text belonging to segment ``key``;
+* ``signature(sig)``, ``redact()`` -- a reasoning signature; unreadable reasoning (P6);
+* ``visible(text)`` -- answer text;
+* ``usage(...)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4).
+
+The raw wire items (the turn, X1/X2) are kept by the decoder's :class:`~._turn.Turn`, which the
+collector hands to the Extraction it builds.  One-shot is a stream of one: ``normalize`` runs the
+same decoder over the whole response into a collector made with ``whole=True``.  The rules that
+do not depend on the wire format live here:
+
+* **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
+  segment; a new key starts a new segment.  A segment's leading whitespace is held until its
+  first non-whitespace character, which goes out preceded by ``"\\n\\n"`` when earlier reasoning
+  was released; a whitespace-only segment releases nothing.  Segment text is otherwise verbatim.
+  Held whitespace is kept in a list (a run of a million whitespace pieces stays linear).
+* **Visible text (P1, P3, P4).**  Whole responses: the answer's pieces are concatenated and, when
+  no dedicated (readable or redacted) reasoning exists, split for inline markup at the end with
+  ``start_in_reasoning="auto"`` (or the caller's options, W4).  Streams: routed by
+  :class:`~._inline.InlineRouter`.
+* **Usage (P12).**  Each figure is replaced whenever a part reports it (last value wins).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Callable, Optional
+
+from .._spec import SEPARATOR
+from .._types import Delta, Extraction, tokens_estimate
+from ._assemble import (
+    EMPTY_USAGE,
+    HARMONY,
+    NONE,
+    TAGS,
+    make_usage,
+    new_extraction,
+    split_inline,
+)
+from ._inline import InlineRouter
+
+_new_delta = tuple.__new__
+_EMPTY = Delta("", "")
+
+
+class Collector:
+    """Collects the parts of one message (see the module docstring).
+
+    Args:
+        whole: a whole response (one-shot) rather than a stream.
+        make_scanner: builds the stream's :class:`~thinkparse.ThinkScanner` (streams only).
+        start_in_reasoning: the stream's content starts inside a reasoning block.
+        think: options for the one-shot inline split (``None``: the defaults with ``"auto"``).
+    """
+
+    # No __slots__: the defaults below are class attributes, so a whole response pays only
+    # for the attributes its parts set (docs/behaviour.md#p9's cost goal).
+    _dv = ""
+    _dr = ""
+    _vis: Optional[list[str]] = None
+    _rea: Optional[list[str]] = None
+    _released = False
+    _seg_key: Any = None
+    _seg_started = False
+    _pending: Optional[list[str]] = None
+    _dedicated = False
+    _fmt: Optional[str] = None
+    _redacted = False
+    _signatures: Optional[list[str]] = None
+    _router: Optional[InlineRouter] = None
+    _u: Optional[list[Optional[int]]] = None
+    _make_scanner: Optional[Callable[[], Any]] = None
+    _sir = False
+    _think: Optional[dict[str, Any]] = None
+    finish_reason: Optional[str] = None
+
+    def __init__(
+        self,
+        whole: bool,
+        make_scanner: Optional[Callable[[], Any]] = None,
+        start_in_reasoning: bool = False,
+        think: Optional[dict[str, Any]] = None,
+    ) -> None:
+        self._whole = whole
+        if not whole:
+            self._make_scanner = make_scanner
+            self._sir = start_in_reasoning
+            self._vis = []
+            self._rea = []
+        elif think is not None:
+            self._think = think
+
+    # --- parts -------------------------------------------------------------------------------
+    def reasoning(self, key: Any, text: str, fmt: str) -> None:
+        """A piece of dedicated reasoning belonging to segment ``key``."""
+        if not text:
+            return
+        if key != self._seg_key:
+            self._seg_key = key
+            self._seg_started = False
+            self._pending = None
+        elif self._seg_started:
+            self._dr += text
+            return
+        if text.isspace():
+            if self._pending is None:
+                self._pending = [text]
+            else:
+                self._pending.append(text)
+            return
+        self._seg_started = True
+        if self._pending:
+            text = "".join(self._pending) + text
+            self._pending = None
+        if self._released:
+            text = SEPARATOR + text
+        self._released = True
+        self._dedicated = True
+        if self._fmt is None:
+            self._fmt = fmt
+        self._dr += text
+
+    def end_segment(self) -> None:
+        """The current reasoning segment is over (the next piece starts a new one)."""
+        self._seg_key = None
+
+    def redact(self) -> None:
+        """Unreadable reasoning was present (P6); it also counts as dedicated reasoning (P4)."""
+        self._redacted = True
+        self._dedicated = True
+
+    def signature(self, sig: Optional[str]) -> None:
+        """A reasoning signature, in order."""
+        if sig:
+            if self._signatures is None:
+                self._signatures = [sig]
+            else:
+                self._signatures.append(sig)
+
+    def usage(
+        self,
+        input_tokens: Optional[int],
+        output_tokens: Optional[int],
+        total_tokens: Optional[int],
+        reasoning_tokens: Optional[int],
+    ) -> None:
+        """Figures a part reported; ``None`` leaves a figure as it was (P12)."""
+        u = self._u
+        if u is None:
+            self._u = [input_tokens, output_tokens, total_tokens, reasoning_tokens]
+            return
+        if input_tokens is not None:
+            u[0] = input_tokens
+        if output_tokens is not None:
+            u[1] = output_tokens
+        if total_tokens is not None:
+            u[2] = total_tokens
+        if reasoning_tokens is not None:
+            u[3] = reasoning_tokens
+
+    def finish(self, reason: Any) -> None:
+        """The finish reason as reported (a non-empty string; others are ignored, W4)."""
+        if type(reason) is str:
+            if reason:
+                self.finish_reason = reason
+            return
+        if isinstance(reason, Enum):
+            reason = reason.value
+        if reason and isinstance(reason, str):
+            self.finish_reason = str(reason)
+
+    def visible(self, text: str) -> None:
+        """Answer text (P1); in streams inline markup is routed here (P3, P9)."""
+        if not text:
+            return
+        router = self._router
+        if router is None:
+            if self._whole:
+                self._dv += text
+                return
+            router = self._router = InlineRouter(
+                self._make_scanner or _default_scanner, self._sir
+            )
+        v, r = router.feed(text, self._dedicated, self._released)
+        if v:
+            self._dv += v
+        if r:
+            self._released = True
+            self._dr += r
+
+    def use_scanner(self, make_scanner: Callable[[], Any], start_in_reasoning: bool) -> None:
+        """Build the stream's inline scanner with ``make_scanner`` (before any visible text)."""
+        if self._router is None:
+            self._make_scanner = make_scanner
+            self._sir = start_in_reasoning
+
+    # --- stream bookkeeping ------------------------------------------------------------------
+    def take(self) -> Delta:
+        """What the parts since the last call released, as a :class:`Delta`."""
+        dv = self._dv
+        dr = self._dr
+        if dv:
+            self._vis.append(dv)  # type: ignore[union-attr]
+            self._dv = ""
+            if dr:
+                self._rea.append(dr)  # type: ignore[union-attr]
+                self._dr = ""
+            return _new_delta(Delta, (dv, dr))
+        if dr:
+            self._rea.append(dr)  # type: ignore[union-attr]
+            self._dr = ""
+            return _new_delta(Delta, (dv, dr))
+        return _EMPTY
+
+    def flush(self) -> None:
+        """End of the message: release what the inline scanners hold."""
+        router = self._router
+        if router is not None:
+            v, r = router.flush(self._dedicated, self._released)
+            if v:
+                self._dv += v
+            if r:
+                self._released = True
+                self._dr += r
+
+    # --- the result --------------------------------------------------------------------------
+    def result(self, provider: str, turn: Any = None) -> Extraction:
+        """The :class:`~thinkparse.Extraction` of every part collected."""
+        if self._vis is not None and self._rea is not None:
+            self.take()
+            visible = "".join(self._vis)
+            reasoning: Optional[str] = "".join(self._rea)
+        else:
+            visible = self._dv
+            reasoning = self._dr
+        router = self._router
+        fmt = self._fmt
+        if self._whole:
+            if not reasoning:
+                reasoning = None
+                fmt = NONE
+                if visible and not self._redacted:
+                    inline = split_inline(visible, self._think)
+                    if inline is not None:
+                        visible, reasoning, fmt = inline
+        else:
+            if router is not None and router.inline():
+                visible = visible.strip()
+                reasoning = reasoning.strip() if reasoning else reasoning
+            if not reasoning or reasoning.isspace():
+                reasoning = None
+                fmt = NONE
+            elif fmt is None:
+                fmt = HARMONY if router is not None and router.harmony else TAGS
+        if visible and visible.isspace():
+            visible = ""
+        if turn is not None and (fmt == TAGS or fmt == HARMONY):
+            turn.found_inline(reasoning)
+        u = self._u
+        usage = make_usage(u[0], u[1], u[3], u[2]) if u is not None else EMPTY_USAGE
+        return new_extraction(
+            visible,
+            reasoning,
+            usage.reasoning_tokens,
+            tokens_estimate(reasoning),
+            self._redacted,
+            tuple(self._signatures) if self._signatures else (),
+            provider,
+            fmt or NONE,
+            usage,
+            self.finish_reason,
+            turn,
+        )
+
+
+def _default_scanner() -> Any:
+    from .._scanner import ThinkScanner
+
+    return ThinkScanner()

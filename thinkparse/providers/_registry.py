@@ -1,0 +1,236 @@
+"""The family registry: name, detection and decoder of each provider family (P8).
+
+Every place that needs the list of families (detection, ``provider=`` checking, the CLI, the
+docs) reads :data:`FAMILIES` / :data:`REGISTRY`.  Detection looks at the shape alone.
+
+Whole responses (each family's ``is_response``, tried in this order, the first match wins):
+
+1. ``choices`` → ``openai_chat``
+2. ``output`` object holding ``message`` → ``bedrock``
+3. ``output`` array, or ``object: "response"`` → ``openai_responses``
+4. ``candidates`` (or ``promptFeedback`` / ``prompt_feedback``, a blocked prompt) → ``gemini``
+5. ``type: "message"`` with a ``content`` array → ``anthropic``
+6. ``message`` object holding ``thinking``, or ``message`` with ``done``, or ``response`` with
+   ``thinking`` or ``done`` → ``ollama``
+
+Stream events (each family's ``is_event``):
+
+* ``type`` starting with ``response.`` → ``openai_responses``; ``message_start``,
+  ``content_block_*``, ``message_delta``, ``message_stop`` → ``anthropic``;
+* ``choices`` or ``object: "chat.completion.chunk"`` / ``"text_completion"`` → ``openai_chat``;
+* ``candidates`` or ``usageMetadata`` / ``usage_metadata`` → ``gemini``;
+* one of ConverseStream's one-key wrappers (``contentBlockDelta``...) or a raw
+  ``{contentBlockIndex, delta}`` payload → ``bedrock``;
+* ``message`` or ``response`` together with ``done`` → ``ollama``.
+
+``ping`` and ``error`` events decide nothing (they give empty deltas); anything else raises
+:class:`~thinkparse.UnknownProviderError` naming the keys seen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Optional, Protocol
+
+from .._errors import UnknownProviderError
+from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
+from ._collector import Collector
+
+ProviderName = Literal[
+    "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
+]
+
+
+class Decoder(Protocol):
+    """What every family decoder provides (one per message)."""
+
+    def response(self, d: Mapping[str, Any], /) -> None:
+        """Decode a whole response into the collector."""
+
+    def event(self, ev: Mapping[str, Any], /) -> None:
+        """Decode one stream event into the collector."""
+
+    def close(self) -> None:
+        """End of the stream: release what is held per message."""
+
+
+@dataclass(frozen=True)
+class Family:
+    """One provider family."""
+
+    name: str
+    """The ``provider`` name."""
+    keys: tuple[str, ...]
+    """Top-level keys of which a whole response of this family has at least one."""
+    is_response: Callable[[Mapping[str, Any]], bool]
+    """Whether a whole response has this family's shape."""
+    is_event: Callable[[Mapping[str, Any]], bool]
+    """Whether a stream event has this family's shape."""
+    decoder: Callable[[Collector, int], Decoder]
+    """Builds the decoder of one message (collector, choice)."""
+
+
+def _is_list(v: Any) -> bool:
+    return isinstance(v, (list, tuple))
+
+
+def _bedrock_output(d: Mapping[str, Any]) -> bool:
+    out = d.get("output")
+    return (type(out) is dict or isinstance(out, Mapping)) and "message" in out
+
+
+_ANTHROPIC_EVENTS = frozenset(
+    {
+        "message_start",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
+    }
+)
+
+
+def _ollama_response(d: Mapping[str, Any]) -> bool:
+    msg = d.get("message")
+    if (type(msg) is dict or isinstance(msg, Mapping)) and ("thinking" in msg or "done" in d):
+        return True
+    return "response" in d and ("thinking" in d or "done" in d)
+
+
+def _type(d: Mapping[str, Any]) -> Any:
+    return d.get("type")
+
+
+REGISTRY: dict[str, Family] = {
+    f.name: f
+    for f in (
+        Family(
+            "openai_chat",
+            ("choices",),
+            lambda d: "choices" in d,
+            lambda e: "choices" in e
+            or e.get("object") == "chat.completion.chunk"
+            or e.get("object") == "text_completion",
+            openai_chat.Decoder,
+        ),
+        Family(
+            "openai_responses",
+            ("output", "object"),
+            lambda d: _is_list(d.get("output")) or d.get("object") == "response",
+            lambda e: isinstance(_type(e), str) and _type(e).startswith("response."),
+            openai_responses.Decoder,
+        ),
+        Family(
+            "anthropic",
+            ("type",),
+            lambda d: _type(d) == "message" and _is_list(d.get("content")),
+            lambda e: isinstance(_type(e), str) and _type(e) in _ANTHROPIC_EVENTS,
+            anthropic.Decoder,
+        ),
+        Family(
+            "gemini",
+            ("candidates", "promptFeedback", "prompt_feedback"),
+            lambda d: "candidates" in d or "promptFeedback" in d or "prompt_feedback" in d,
+            lambda e: "candidates" in e or "usageMetadata" in e or "usage_metadata" in e,
+            gemini.Decoder,
+        ),
+        Family(
+            "bedrock",
+            ("output",),
+            _bedrock_output,
+            lambda e: ("contentBlockIndex" in e and "delta" in e)
+            or any(k in bedrock.EVENT_KEYS for k in e),
+            bedrock.Decoder,
+        ),
+        Family(
+            "ollama",
+            ("message", "response"),
+            _ollama_response,
+            lambda e: "done" in e and ("message" in e or "response" in e),
+            ollama.Decoder,
+        ),
+    )
+}
+
+#: The provider family names, in the order the docs list them.
+FAMILIES: tuple[str, ...] = tuple(REGISTRY)
+
+#: Order in which response shapes are tried (the first match wins).
+_RESPONSE_ORDER = tuple(
+    REGISTRY[n] for n in ("openai_chat", "bedrock", "openai_responses", "gemini", "anthropic",
+                          "ollama")
+)
+#: Order in which stream-event shapes are tried (the first match wins).
+_EVENT_ORDER = tuple(
+    REGISTRY[n] for n in ("openai_responses", "anthropic", "openai_chat", "gemini", "bedrock",
+                          "ollama")
+)
+_NEUTRAL = openai_chat.NEUTRAL_EVENTS
+_MAX_KEYS_SHOWN = 12
+
+
+def _keys(d: Mapping[str, Any]) -> str:
+    keys = [repr(k) for k in list(d)[:_MAX_KEYS_SHOWN]]
+    more = len(d) - len(keys)
+    if not keys:
+        return "no keys"
+    shown = ", ".join(keys)
+    return f"keys {shown}" + (f" and {more} more" if more > 0 else "")
+
+
+def check_provider(provider: object) -> str:
+    """Validate a ``provider=`` argument.
+
+    Raises:
+        TypeError: not a ``str``.
+        UnknownProviderError: not a family name.
+    """
+    if not isinstance(provider, str):
+        raise TypeError(f"provider must be a str or None, not {type(provider).__name__}")
+    if provider not in REGISTRY:
+        raise UnknownProviderError(
+            f"provider: unknown family {provider!r}; known: {', '.join(FAMILIES)}"
+        )
+    return provider
+
+
+def response_family(d: Mapping[str, Any]) -> str:
+    """The family of a whole response.
+
+    Raises:
+        UnknownProviderError: no family recognises the shape.
+    """
+    if "choices" in d:
+        return "openai_chat"
+    for f in _RESPONSE_ORDER:
+        for k in f.keys:
+            if k in d:
+                if f.is_response(d):
+                    return f.name
+                break
+    hint = ""
+    try:
+        if event_family(d) is not None:
+            hint = "; it looks like a stream event: feed it to StreamNormalizer"
+    except UnknownProviderError:
+        pass
+    raise UnknownProviderError(
+        f"no provider family recognises a response with {_keys(d)}{hint}"
+    )
+
+
+def event_family(ev: Mapping[str, Any]) -> Optional[str]:
+    """The family a stream event decides, or ``None`` for an event that decides nothing.
+
+    Raises:
+        UnknownProviderError: no family recognises the event.
+    """
+    t = ev.get("type")
+    if isinstance(t, str) and t in _NEUTRAL:
+        return None
+    for f in _EVENT_ORDER:
+        if f.is_event(ev):
+            return f.name
+    raise UnknownProviderError(f"no provider family recognises a stream event with {_keys(ev)}")

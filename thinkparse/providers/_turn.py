@@ -1,0 +1,98 @@
+"""The decoded assistant turn an Extraction keeps: its blocks (X1) and its request form (X2).
+
+A :class:`Turn` holds the family, the chosen choice and the response as received -- for a whole
+response the mapping itself, for a stream the response its events add up to (built by
+:mod:`._accumulate`).  Blocks and the message are built from it on first use, by the same code
+for both, so a stream and its non-streamed twin give equal blocks and messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Optional, Union
+
+from .._types import ReasoningBlock
+
+Message = Union[dict[str, Any], list[dict[str, Any]]]
+
+
+class Turn:
+    """One assistant turn as decoded (internal; see :func:`thinkparse._types.turn_of`).
+
+    Attributes:
+        provider: the family name.
+        model: the model as the payload reported it, else ``None``.
+    """
+
+    __slots__ = ("_blocks", "_choice", "_inline", "_response", "_stream", "provider")
+
+    def __init__(
+        self,
+        provider: str,
+        response: Mapping[str, Any],
+        choice: int,
+        stream: Optional[Any],
+    ) -> None:
+        self.provider = provider
+        self._response = response
+        self._choice = choice
+        self._stream = stream
+        self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
+        self._inline: Optional[str] = None
+
+    def found_inline(self, reasoning: Optional[str]) -> None:
+        """The reasoning the collector split from inline markup (one block, ``wire == {}``)."""
+        self._inline = reasoning
+
+    @property
+    def model(self) -> Optional[str]:
+        """The model as reported (``model``, Gemini ``modelVersion``), else ``None``."""
+        from ._options import model_name
+
+        return model_name(self._response)
+
+    @property
+    def response(self) -> Mapping[str, Any]:
+        """The response as received (a stream: what its events add up to)."""
+        return self._response
+
+    @property
+    def choice(self) -> int:
+        """The choice read (W4)."""
+        return self._choice
+
+    @property
+    def blocks(self) -> tuple[ReasoningBlock, ...]:
+        """Every reasoning item in wire order (X1), built on first use."""
+        b = self._blocks
+        if b is None:
+            from ._wire import blocks_of
+
+            b = self._blocks = blocks_of(
+                self.provider, self._response, self._choice, self._inline
+            )
+        return b
+
+    def message(
+        self,
+        *,
+        store: Optional[bool] = None,
+        reasoning_field: Union[str, bool, None] = None,
+        binary: str = "base64",
+    ) -> Message:
+        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`.
+
+        Raises:
+            TypeError, ValueError: a bad option; ValueError for a turn with no message form.
+            ResponseShapeError: a streamed tool input that is not valid JSON.
+        """
+        from ._messages import check_options
+        from ._wire import message_of
+
+        check_options(store, reasoning_field, binary)
+        if self._stream is not None:
+            self._stream.check()
+        return message_of(
+            self.provider, self._response, self._choice,
+            store=store, reasoning_field=reasoning_field, binary=binary,
+        )

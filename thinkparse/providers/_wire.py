@@ -1,0 +1,305 @@
+"""Blocks (X1) and request messages (X2) of a decoded turn, per family.
+
+Both are read from the response as received (for a stream: what its events add up to, see
+:mod:`._accumulate`), so a stream and its non-streamed twin give equal blocks and messages.
+
+Decisions where docs/behaviour.md is silent:
+
+* ``kind``: ``"opaque"`` whenever a block has no readable text (redacted, encrypted-only,
+  signature-only, id-only, whitespace-only); otherwise ``"summary"`` for Responses summaries,
+  Gemini thoughts and OpenRouter ``reasoning.summary``, ``"text"`` for the rest.
+* Chat: a ``reasoning_content`` / ``reasoning`` key whose value is a string (``""`` included)
+  makes a block; a null value does not.  When ``reasoning_details`` has no readable entry but a
+  field is readable, the field's block follows the detail blocks (so ``reasoning`` stays the P2
+  join of the readable block texts).
+* Inline ``<think>`` / harmony reasoning gives one block (``wire == {}``) holding the extracted
+  reasoning: the inline splitter reports the blocks joined.
+* Responses messages drop null-valued keys at every depth (the output's ``logprobs: null``
+  and the like are not accepted as input).
+* Byte values (SDK objects dumped in Python mode) are standard base64 strings in ``wire`` and in
+  messages unless ``binary="bytes"``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional, Union
+
+from .._types import ReasoningBlock
+from ._access import convert, readable
+
+Message = Union[dict[str, Any], list[dict[str, Any]]]
+
+
+# --- JSON copies -------------------------------------------------------------------------------
+def jsonify(v: Any, drop_null: bool = False) -> Any:
+    """A deep copy holding only JSON types (bytes as standard base64, models converted)."""
+    if isinstance(v, str) or v is None or isinstance(v, (bool, int, float)):
+        return v
+    if isinstance(v, Mapping):
+        return {
+            str(k): jsonify(x, drop_null)
+            for k, x in v.items()
+            if not (drop_null and x is None)
+        }
+    if isinstance(v, (list, tuple)):
+        return [jsonify(x, drop_null) for x in v]
+    if isinstance(v, (bytes, bytearray)):
+        return base64.b64encode(bytes(v)).decode("ascii")
+    m = convert(v)
+    if m is not None:
+        return jsonify(m, drop_null)
+    return v
+
+
+def _map(v: Any) -> Optional[Mapping[str, Any]]:
+    if isinstance(v, Mapping):
+        return v
+    if v is None or isinstance(v, (str, bytes, int, float, list, tuple)):
+        return None
+    return convert(v)
+
+
+def _list(v: Any) -> Sequence[Any]:
+    return v if isinstance(v, (list, tuple)) else ()
+
+
+def _str(v: Any) -> Optional[str]:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (bytes, bytearray)):
+        return base64.b64encode(bytes(v)).decode("ascii")
+    return None
+
+
+def _s(v: Any) -> str:
+    return v if isinstance(v, str) else ""
+
+
+def _text_kind(text: str, readable_kind: str) -> str:
+    return readable_kind if readable(text) else "opaque"
+
+
+def _block(
+    provider: str,
+    kind: str,
+    text: str,
+    wire: Any,
+    signature: Optional[str] = None,
+    data: Optional[str] = None,
+    id: Optional[str] = None,
+) -> ReasoningBlock:
+    return ReasoningBlock(
+        kind,  # type: ignore[arg-type]
+        text if kind != "opaque" else "",
+        signature or None,
+        data or None,
+        id if isinstance(id, str) else None,
+        provider,
+        jsonify(wire),
+    )
+
+
+def _join(texts: list[str]) -> str:
+    return "\n\n".join(t for t in texts if readable(t))
+
+
+def _texts(parts: Any) -> list[str]:
+    out = []
+    for p in _list(parts):
+        m = _map(p)
+        if m is not None and isinstance(m.get("text"), str):
+            out.append(m["text"])
+    return out
+
+
+# --- per family: blocks ------------------------------------------------------------------------
+def _anthropic_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    out = []
+    for b in _list(r.get("content")):
+        m = _map(b)
+        if m is None:
+            continue
+        t = m.get("type")
+        if t == "thinking":
+            text = _s(m.get("thinking"))
+            out.append(_block("anthropic", _text_kind(text, "text"), text, m,
+                              signature=_str(m.get("signature"))))
+        elif t == "redacted_thinking":
+            out.append(_block("anthropic", "opaque", "", m, data=_str(m.get("data"))))
+    return out
+
+
+def _bedrock_content(r: Mapping[str, Any]) -> Sequence[Any]:
+    out = _map(r.get("output"))
+    msg = _map(out.get("message")) if out is not None else None
+    return _list(msg.get("content")) if msg is not None else ()
+
+
+def _bedrock_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    out = []
+    for b in _bedrock_content(r):
+        m = _map(b)
+        rc = _map(m.get("reasoningContent")) if m is not None else None
+        if rc is None:
+            continue
+        rt = _map(rc.get("reasoningText"))
+        if rt is not None:
+            text = _s(rt.get("text"))
+            out.append(_block("bedrock", _text_kind(text, "text"), text, m,
+                              signature=_str(rt.get("signature"))))
+        else:
+            out.append(_block("bedrock", "opaque", "", m, data=_str(rc.get("redactedContent"))))
+    return out
+
+
+def _responses_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    out = []
+    for it in _list(r.get("output")):
+        m = _map(it)
+        if m is None or m.get("type") != "reasoning":
+            continue
+        raw = _join(_texts(m.get("content")))
+        if raw:
+            kind, text = "text", raw
+        else:
+            text = _join(_texts(m.get("summary")))
+            kind = "summary" if text else "opaque"
+        out.append(_block("openai_responses", kind, text, m,
+                          data=_str(m.get("encrypted_content")), id=m.get("id")))
+    return out
+
+
+def gemini_parts(r: Mapping[str, Any], choice: int) -> Sequence[Any]:
+    """``candidates[choice].content.parts`` (empty where any level is missing)."""
+    cands = _list(r.get("candidates"))
+    for i, c in enumerate(cands):
+        m = _map(c)
+        if m is None:
+            continue
+        idx = m.get("index")
+        if (i if idx is None else idx) == choice:
+            content = _map(m.get("content"))
+            return _list(content.get("parts")) if content is not None else ()
+    return ()
+
+
+def _gemini_sig(m: Mapping[str, Any]) -> Optional[str]:
+    return _str(m.get("thoughtSignature") or m.get("thought_signature")) or None
+
+
+def _gemini_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    out = []
+    for p in gemini_parts(r, choice):
+        m = _map(p)
+        if m is None:
+            continue
+        sig = _gemini_sig(m)
+        if m.get("thought") is True:
+            text = _s(m.get("text"))
+            out.append(_block("gemini", _text_kind(text, "summary"), text, m, signature=sig))
+        elif sig:
+            out.append(_block("gemini", "opaque", "", m, signature=sig))
+    return out
+
+
+def chat_message(r: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
+    """The chosen choice's ``message`` (``None`` for legacy Completions or no choice)."""
+    for i, c in enumerate(_list(r.get("choices"))):
+        m = _map(c)
+        if m is None:
+            continue
+        idx = m.get("index")
+        if (i if idx is None else idx) == choice or (choice == 0 and i == 0 and idx is None):
+            return _map(m.get("message")) or _map(m.get("delta"))
+    return None
+
+
+_FIELDS = ("reasoning_content", "reasoning")
+
+
+def _chat_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    msg = chat_message(r, choice)
+    if msg is None:
+        return []
+    out = []
+    details = _list(msg.get("reasoning_details"))
+    for e in details:
+        m = _map(e)
+        if m is None:
+            continue
+        t = m.get("type")
+        if t == "reasoning.text":
+            text = _str(m.get("text")) or ""
+            out.append(_block("openai_chat", _text_kind(text, "text"), text, m,
+                              signature=_str(m.get("signature")), id=m.get("id")))
+        elif t == "reasoning.summary":
+            text = _str(m.get("summary")) or ""
+            out.append(_block("openai_chat", _text_kind(text, "summary"), text, m,
+                              id=m.get("id")))
+        elif t == "reasoning.encrypted":
+            out.append(_block("openai_chat", "opaque", "", m, data=_str(m.get("data")),
+                              id=m.get("id")))
+    if not any(b.kind != "opaque" for b in out):
+        wire = {k: msg[k] for k in _FIELDS if isinstance(msg.get(k), str)}
+        if wire and (not out or any(readable(v) for v in wire.values())):
+            text = next((v for v in wire.values() if readable(v)), "")
+            out.append(_block("openai_chat", _text_kind(text, "text"), text, wire))
+    content = msg.get("content")
+    if isinstance(content, (list, tuple)):
+        for ch in content:
+            m = _map(ch)
+            if m is not None and m.get("type") == "thinking":
+                th = m.get("thinking")
+                text = th if isinstance(th, str) else "".join(_texts(th))
+                out.append(_block("openai_chat", _text_kind(text, "text"), text, m))
+    return out
+
+
+def _ollama_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    msg = _map(r.get("message"))
+    holder = msg if msg is not None else r
+    th = holder.get("thinking")
+    if not isinstance(th, str):
+        return []
+    return [_block("ollama", _text_kind(th, "text"), th, {"thinking": th})]
+
+
+_BLOCKS: dict[str, Callable[[Mapping[str, Any], int], list[ReasoningBlock]]] = {
+    "anthropic": _anthropic_blocks,
+    "bedrock": _bedrock_blocks,
+    "openai_responses": _responses_blocks,
+    "gemini": _gemini_blocks,
+    "openai_chat": _chat_blocks,
+    "ollama": _ollama_blocks,
+}
+
+
+def blocks_of(
+    provider: str, response: Mapping[str, Any], choice: int, inline: Optional[str] = None
+) -> tuple[ReasoningBlock, ...]:
+    """The reasoning blocks of a response (X1); ``inline``: reasoning split from the text."""
+    fn = _BLOCKS.get(provider)
+    out = fn(response, choice) if fn is not None else []
+    if inline:
+        out.append(ReasoningBlock("text", inline, None, None, None, provider, {}))
+    return tuple(out)
+
+
+def message_of(
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    *,
+    store: Optional[bool],
+    reasoning_field: Union[str, bool, None],
+    binary: str,
+) -> Message:
+    """The request-format message of a response (X2)."""
+    from ._messages import MESSAGES
+
+    fn = MESSAGES.get(provider)
+    if fn is None:
+        raise ValueError(f"to_message(): no message form for provider {provider!r}")
+    return fn(response, choice, store, reasoning_field, binary)
