@@ -284,3 +284,10 @@ def test_repr_and_frozen_event() -> None:
     (e, _) = t.record("s", 5)
     with pytest.raises(AttributeError):
         e.used = 3  # type: ignore[misc]
+
+
+def test_reset_by_keyword() -> None:  # B2
+    t = BudgetTracker(max_tokens_per_session=4)
+    t.record("a", 4)
+    t.reset(key="a")
+    assert (t.used("a"), t.status("a")) == (0, "ok")

@@ -226,7 +226,7 @@ class BudgetTracker:
                 return "warning"
             return "ok"
 
-    def reset(self, key: Optional[str] = None, /) -> None:
+    def reset(self, key: Optional[str] = None) -> None:
         """Forget one session (``key``) or all of them (``None``); its events may fire again."""
         if key is not None:
             _check_key(key)
