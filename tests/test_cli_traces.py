@@ -298,3 +298,19 @@ def test_file_named_traces_is_still_a_file(tmp_path: Path) -> None:
     (tmp_path / "traces").write_text("<think>r</think>visible")
     proc = run_cli("./traces", cwd=tmp_path)
     check_cli(proc, "visible\n")
+
+
+def test_record_scanner_options(db: Path) -> None:  # D5: the main command's think options
+    out = traces(
+        "record", "--db", db, *KEYS, "--json", "--start-in-reasoning", "-", stdin=b"plan</think>ans"
+    )
+    first = json.loads(out.stdout)["id"]
+    out = traces(
+        "record", "--db", db, *KEYS, "--json", "--tags", "reason", "-", stdin=b"<reason>r</reason>v"
+    )
+    second = json.loads(out.stdout)["id"]
+    with TraceStore(db) as store:
+        assert [store.get(i).reasoning_text for i in (first, second)] == ["plan", "r"]  # type: ignore[union-attr]
+    proc = traces("record", "--db", db, *KEYS, "--preset", "nope", "-", stdin=b"x")
+    assert proc.returncode == 2 and proc.stderr.startswith(b"thinkparse: error: traces: ")
+    assert b"preset" in proc.stderr

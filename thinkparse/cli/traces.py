@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
 from typing import Any, NoReturn, Optional
 
-from .. import Extraction, TraceStore, TraceStoreError, parse, split_think
+from .. import Extraction, ThinkScanner, TraceStore, TraceStoreError, parse, split_think
 from ._common import InputError, Stdout, UsageError, guarded, stdout_binary
 from ._inputs import decode_utf8, json_object_line, load_json, looks_like_sse, open_input
 from ._traces_input import record_stream, to_extraction
@@ -200,6 +200,10 @@ def _record(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
         options["tags"] = [t for t in args.tags.split(",") if t]
     if args.preset:
         options["preset"] = args.preset
+    try:
+        ThinkScanner(**options)  # the options are checked once, before any input
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"traces: {exc}") from None
     status = 0
 
     def stored(shown: str, trace_id: str, ex: Extraction) -> None:
