@@ -314,3 +314,28 @@ def test_record_scanner_options(db: Path) -> None:  # D5: the main command's thi
     proc = traces("record", "--db", db, *KEYS, "--preset", "nope", "-", stdin=b"x")
     assert proc.returncode == 2 and proc.stderr.startswith(b"thinkparse: error: traces: ")
     assert b"preset" in proc.stderr
+
+
+def test_closed_output_pipe_is_quiet(db: Path) -> None:  # section 7: `| head -1` ends quietly
+    import subprocess
+    import sys
+
+    from thinkparse import Extraction
+
+    with TraceStore(db, retention_days=None) as store:
+        ex = Extraction("", "reasoning " * 50, None, 125, False, (), "ollama", "tags")
+        for i in range(2000):
+            store.record(ex, session_key="s", run_id="r", model="m", created_at=i)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thinkparse", "traces", "export", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=CLI_ENV,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().startswith(b'{"id": ')
+    proc.stdout.close()
+    assert proc.wait(timeout=60) == 141
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert err == b""
