@@ -64,16 +64,19 @@ Decisions where the rules are silent:
 * Linear time: every pattern starts with a literal (so the engine's fast literal search finds the
   candidates), a negative look-behind placed after the literal makes only the start of a run of
   key characters a candidate, and every variable part either has a bound or is followed by nothing
-  that can fail; the PEM rule searches for each END once.  A rule whose literal does not occur
-  in the text is skipped after one substring test.  Matching runs on the UTF-8 bytes
+  that can fail; the PEM rule searches for each END once.  A rule whose literals do not occur
+  in the text is skipped: a literal holding ``_`` or ``-`` (bytes rare in prose) is looked for
+  only in short windows around those bytes, any other by one substring test.  The finders and
+  this presence test live in ``_mask_rules.py``.  Matching runs on the UTF-8 bytes
   (case-insensitive rules on an ASCII-lowercased copy of the same length), so offsets agree.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from typing import Optional
+
+from ._mask_rules import NEEDLES, RULES, Presence
 
 __all__ = ["DEFAULT_MASKER", "RULE_NAMES", "Masked", "mask_secrets"]
 
@@ -91,241 +94,19 @@ class Masked:
 
 
 _Span = tuple[int, int, int, str]  # start, end, rule order, rule name
-_Finder = Callable[[bytes, bytes], Iterator[tuple[int, int, str]]]
-
-_REDACTED = b"[REDACTED:"
-#: finder -> (a literal every match contains, whether it is looked for in the lowercased copy);
-#: text without the literal is not scanned (a substring test costs far less than a regex pass,
-#: and most text holds no secret).
-_NEEDLES: dict[_Finder, tuple[bytes, bool]] = {}
-
-
-def _regex_rule(
-    name: str, pattern: bytes, needle: bytes, *, lower: bool = False, value: str = ""
-) -> _Finder:
-    """A finder for one pattern.  ``value`` names the group replaced (else the whole match);
-    ``lower`` runs it on the lowercased copy (the pattern must then be written in lowercase);
-    ``needle`` is a literal every match contains (see ``_NEEDLES``)."""
-    rx = re.compile(pattern)
-
-    def find(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-        for m in rx.finditer(low if lower else raw):
-            start, end = m.span(value) if value else m.span()
-            yield start, end, name
-
-    _NEEDLES[find] = (needle, lower)
-    return find
-
-
-# A key-character class, and the look-behind that keeps a literal prefix from matching inside a
-# longer run of those characters (placed after the literal: see the module docstring).
-_KEY = rb"[A-Za-z0-9_-]"
-
-
-def _token(
-    name: str, prefix: bytes, body: bytes, alphabet: bytes = _KEY, *, variant: bytes = b""
-) -> _Finder:
-    """``prefix`` (a literal), ``variant`` (the rest of the prefix: a fixed-width pattern), then
-    ``body`` and no further ``alphabet`` character; never inside a longer run of ``alphabet``."""
-    head = re.escape(prefix)
-    lookbehind = rb"(?<!" + alphabet + head + rb")"
-    pattern = head + lookbehind + variant + body + rb"(?!" + alphabet + rb")"
-    return _regex_rule(name, pattern, prefix)
-
-
-def _find_pem(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-    pos = 0
-    while True:
-        begin = _PEM_BEGIN.search(raw, pos)
-        if begin is None:
-            return
-        end = _PEM_END.search(raw, begin.end())
-        if end is None:  # unterminated: mask to the end of the text (fail closed)
-            yield begin.start(), len(raw), "pem_private_key"
-            return
-        yield begin.start(), end.end(), "pem_private_key"
-        pos = end.end()
-
-
-_NEEDLES[_find_pem] = (b"PRIVATE KEY-----", False)
-_PEM_BEGIN = re.compile(rb"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----")
-_PEM_END = re.compile(rb"-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----")
-
-# Assignments: a keyword ending an identifier, an operator, then a quoted or unquoted value.
-_OPERATOR = rb"[\"']?[ \t]{0,20}(?::=|=>|[:=](?![:=]))[ \t]{0,20}"
-_VALUE = (
-    rb"(?:\"(?P<dq>[^\"\n]{6,1024})\"|'(?P<sq>[^'\n]{6,1024})'"
-    rb"|(?P<bare>[^\s\"'`,;]{8,1024}))"
-)
-_PLACEHOLDER = re.compile(rb"[$%{<\[]|[0-9]+$|[a-z]+$|[*x.]+$")
-
-
-def _placeholder(value: bytes) -> bool:
-    """A variable, template, call, index, number, plain word or row of ``*``/``x``."""
-    return bool(_PLACEHOLDER.match(value)) or b"(" in value or b"[" in value
-
-
-def _assignment(name: str, keyword: bytes, variant: bytes = b"") -> _Finder:
-    rx = re.compile(
-        re.escape(keyword)
-        + rb"(?<![a-z0-9]"
-        + re.escape(keyword)
-        + rb")"
-        + variant
-        + _OPERATOR
-        + _VALUE
-    )
-
-    def find(raw: bytes, low: bytes) -> Iterator[tuple[int, int, str]]:
-        for m in rx.finditer(low):
-            group = "bare" if m.start("bare") >= 0 else ("dq" if m.start("dq") >= 0 else "sq")
-            start, end = m.span(group)
-            value = raw[start:end]
-            if value.startswith(_REDACTED):
-                continue
-            if _placeholder(value) and (group == "bare" or not _mixed(value)):
-                continue
-            yield start, end, name
-
-    _NEEDLES[find] = (keyword, True)
-    return find
-
-
-def _mixed(value: bytes) -> bool:
-    """A quoted value with letters and digits (``"hunter22"``) is a secret, not a placeholder."""
-    return bool(_DIGIT.search(value)) and bool(_LETTER.search(value))
-
-
-_DIGIT = re.compile(rb"[0-9]")
-_LETTER = re.compile(rb"[A-Za-z]")
-
-
-_NOT_REDACTED = rb"(?!\[redacted:)"
-
-#: The default rules in table order (the order breaks ties between equally long matches).
-_RULES: tuple[tuple[str, _Finder], ...] = tuple(
-    (finder_name, finder)
-    for finder_name, finder in (
-        ("pem_private_key", _find_pem),
-        (
-            "anthropic",
-            _token("anthropic", b"sk-ant-", rb"(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{32,}"),
-        ),
-        (
-            "openai",
-            _token("openai", b"sk-", rb"(?!ant-)(?:(?:proj|svcacct|admin)-)?[A-Za-z0-9_-]{20,}"),
-        ),
-        ("google_api_key", _token("google_api_key", b"AIza", rb"[A-Za-z0-9_-]{35}")),
-        (
-            "aws_access_key_id",
-            _token(
-                "aws_access_key_id",
-                b"A",
-                rb"[A-Z0-9]{16}",
-                rb"[A-Za-z0-9]",
-                variant=rb"(?:KIA|SIA|BIA|CCA|3T[A-Z0-9])",
-            ),
-        ),
-        (
-            "aws_secret_access_key",
-            _regex_rule(
-                "aws_secret_access_key",
-                rb"secret(?:_?access)?_?key"
-                + _OPERATOR
-                + rb"[\"']?(?P<v>[a-z0-9/+]{40})(?![a-z0-9/+=])",
-                b"secret",
-                lower=True,
-                value="v",
-            ),
-        ),
-        (
-            "github",
-            _token(
-                "github", b"gh", rb"_[A-Za-z0-9]{36,255}", rb"[A-Za-z0-9_]", variant=rb"[pousr]"
-            ),
-        ),
-        ("github", _token("github", b"github_pat_", rb"[A-Za-z0-9_]{22,255}", rb"[A-Za-z0-9_]")),
-        (
-            "gitlab",
-            _token(
-                "gitlab",
-                b"gl",
-                rb"-[A-Za-z0-9_-][A-Za-z0-9_.-]{18,}[A-Za-z0-9_-]",
-                variant=rb"(?:pat|dt|rt|ptt|cbt|imt|oas|soat|ffct|agent|ft)",
-            ),
-        ),
-        (
-            "slack",
-            _token("slack", b"x", rb"-[A-Za-z0-9-]{10,}", variant=rb"(?:ox[bpaorse]|app)"),
-        ),
-        (
-            "slack",
-            _regex_rule(
-                "slack",
-                rb"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9_/-]{20,}",
-                b"hooks.slack.com",
-            ),
-        ),
-        *(
-            (
-                "stripe",
-                _token(
-                    "stripe", p, rb"[A-Za-z0-9]{10,}", rb"[A-Za-z0-9_]", variant=rb"(?:live|test)_"
-                ),
-            )
-            for p in (b"sk_", b"rk_")
-        ),
-        ("stripe", _token("stripe", b"whsec_", rb"[A-Za-z0-9]{24,}", rb"[A-Za-z0-9_]")),
-        ("huggingface", _token("huggingface", b"hf_", rb"[A-Za-z0-9]{30,}", rb"[A-Za-z0-9_]")),
-        ("huggingface", _token("huggingface", b"api_org_", rb"[A-Za-z0-9]{30,}", rb"[A-Za-z0-9_]")),
-        ("npm", _token("npm", b"npm_", rb"[A-Za-z0-9]{36}", rb"[A-Za-z0-9_]")),
-        ("pypi", _token("pypi", b"pypi-AgE", rb"[A-Za-z0-9_-]{50,}")),
-        (
-            "jwt",
-            _token("jwt", b"eyJ", rb"[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
-        ),
-        (
-            "bearer",
-            _regex_rule(
-                "bearer",
-                rb"authorization"
-                + _OPERATOR
-                + rb"(?:bearer|basic|token)[ \t]{1,20}"
-                + _NOT_REDACTED
-                + rb"(?P<v>[a-z0-9._~+/=-]{8,})",
-                b"authorization",
-                lower=True,
-                value="v",
-            ),
-        ),
-        (
-            "url_password",
-            _regex_rule(
-                "url_password",
-                rb"://[^\s/:@\"'<>\[\]]{0,256}:" + _NOT_REDACTED + rb"(?P<v>[^\s/@\"'<>]{1,256})@",
-                b"://",
-                lower=True,
-                value="v",
-            ),
-        ),
-        ("password", _assignment("password", b"pass", rb"(?:word|wd|phrase)")),
-        ("secret", _assignment("secret", b"secret")),
-        ("token", _assignment("token", b"token")),
-        ("api_key", _assignment("api_key", b"api", rb"[_-]?key")),
-    )
-)
 
 #: The rule names, in table order, each once.
-RULE_NAMES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _ in _RULES))
+RULE_NAMES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _ in RULES))
 _ORDER = {name: i for i, name in enumerate(RULE_NAMES)}
 
 
 def _spans(raw: bytes) -> list[_Span]:
     low = raw.lower()
     spans: list[_Span] = []
-    for name, finder in _RULES:
-        needle, lower = _NEEDLES[finder]
-        if needle not in (low if lower else raw):
+    presence = Presence(raw, low)
+    for name, finder in RULES:
+        needles, lower = NEEDLES[finder]
+        if not presence.any(needles, lower):
             continue
         for start, end, kind in finder(raw, low):
             # a byte class may stop inside a UTF-8 sequence: widen to whole characters
