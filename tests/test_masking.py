@@ -156,3 +156,15 @@ def test_linear_time_on_adversarial_input(name: str) -> None:  # D2: no ReDoS
     small = _per_char(unit, 1_000_000)
     large = _per_char(unit, 10_000_000)
     assert large <= 2 * small, (name, small, large)
+
+
+@pytest.mark.parametrize(
+    "rule, text, secret", SECRETS, ids=[f"{r}-{i}" for i, (r, _, _) in enumerate(SECRETS)]
+)
+def test_secret_in_long_prose_is_masked(rule: str, text: str, secret: str) -> None:  # D2
+    # long text with few '_' and '-': the presence test looks only at windows around them
+    prose = "The model weighs each option carefully before it answers. " * 800
+    doc = prose + "\n" + text + "\n" + prose
+    m = mask_secrets(doc)
+    assert m.text == prose + "\n" + text.replace(secret, f"[REDACTED:{rule}]") + "\n" + prose
+    assert m.kinds == (rule,)
