@@ -22,6 +22,8 @@ _NEEDLES: dict[_Finder, tuple[tuple[bytes, ...], bool]] = {}
 #: short windows around that byte's occurrences (all needles are at most ``_REACH`` bytes).
 _TRIGGERS = (b"_", b"-")
 _REACH = 16
+#: Below this many bytes the needles are looked for in the whole text.
+_SMALL = 1 << 16
 
 
 class Presence:
@@ -34,18 +36,29 @@ class Presence:
 
     def __init__(self, raw: bytes, low: bytes) -> None:
         self.texts = (raw, low)
+        self.small = len(raw) < _SMALL
         self.windows: dict[tuple[bytes, bool], bytes] = {}
         self.found: dict[tuple[bytes, bool], bool] = {}
 
     def any(self, needles: tuple[bytes, ...], lower: bool) -> bool:
-        return any(self._has(needle, lower) for needle in needles)
+        """Whether one of ``needles`` occurs (in the lowercased copy when ``lower``)."""
+        if self.small:  # a short text: plain substring tests cost least
+            hay = self.texts[lower]
+            for needle in needles:  # noqa: SIM110 - a loop: no generator per call
+                if needle in hay:
+                    return True
+            return False
+        for needle in needles:  # noqa: SIM110
+            if self._has(needle, lower):
+                return True
+        return False
 
     def _has(self, needle: bytes, lower: bool) -> bool:
         key = (needle, lower)
         known = self.found.get(key)
         if known is None:
             hay = self.texts[lower]
-            trigger = next((t for t in _TRIGGERS if t in needle), None)
+            trigger = _TRIGGER_OF.get(needle)
             if trigger is not None:
                 hay = self._windows(trigger, lower)
             known = self.found[key] = needle in hay
@@ -337,3 +350,10 @@ _RULES: tuple[tuple[str, _Finder], ...] = tuple(
 
 RULES = _RULES
 NEEDLES = _NEEDLES
+#: needle -> its trigger byte (needles without one are absent).
+_TRIGGER_OF = {
+    needle: next(t for t in _TRIGGERS if t in needle)
+    for needles, _ in _NEEDLES.values()
+    for needle in needles
+    if any(t in needle for t in _TRIGGERS)
+}
