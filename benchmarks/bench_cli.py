@@ -1,17 +1,21 @@
-"""CLI throughput on JSON Lines provider responses (SPEC section 8: >= 50 MB/s, peak < 150 MB).
+"""CLI throughput on JSON Lines provider responses (>= 50 MB/s, peak < 150 MB; C6 --jobs).
 
 Generates about 60 MB of OpenAI-compatible chat completion records (``reasoning_content``,
 ``reasoning``, inline ``<think>`` tags and plain answers, about 1 KB each) in a temporary
 directory, runs the command on it a few times with standard output to ``/dev/null``, and prints
 the best throughput and the peak resident memory of the command (``ru_maxrss`` of the child,
 each run measured from its own wrapper process).  For scale it also runs a floor: a bare loop
-doing only ``json.loads`` + ``json.dumps`` per line, which no CLI can beat.
+doing only ``json.loads`` + ``json.dumps`` per line, and reports the single-process ratio to it
+(target >= 1.0x) and the ``--jobs 2`` speed-up over ``--jobs 1`` (target >= 1.7x on two free
+cores).  The load average is printed first: on a shared machine the ratios are only as good as
+the cores the runs actually got (CPU seconds are shown next to wall seconds).
 
 Usage::
 
     python benchmarks/bench_cli.py                 # python -m thinkparse, source tree first
     python benchmarks/bench_cli.py --installed     # the `thinkparse` executable on PATH
     python benchmarks/bench_cli.py --size 120 --runs 5
+    python benchmarks/bench_cli.py --size 200 --runs 3     # the C6 measurement
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ RSS_WRAPPER = (
     "rc = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,\n"
     "                    stdin=subprocess.DEVNULL).returncode\n"
     "t = time.perf_counter() - t\n"
-    "kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
-    "print(rc, t, kib * (1 if sys.platform == 'darwin' else 1024))\n"
+    "u = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "kib = u.ru_maxrss\n"
+    "print(rc, t, kib * (1 if sys.platform == 'darwin' else 1024), u.ru_utime + u.ru_stime)\n"
 )
 
 FLOOR = (
@@ -92,15 +97,15 @@ def records(size: int) -> bytes:
     return b"".join(parts)
 
 
-def measure(command: list[str], env: dict[str, str]) -> tuple[int, float, int]:
+def measure(command: list[str], env: dict[str, str]) -> tuple[int, float, int, float]:
     proc = subprocess.run(
         [sys.executable, "-c", RSS_WRAPPER, *command],
         capture_output=True,
         env=env,
         check=True,
     )
-    rc, seconds, rss = proc.stdout.split()
-    return int(rc), float(seconds), int(rss)
+    rc, seconds, rss, cpu = proc.stdout.split()
+    return int(rc), float(seconds), int(rss), float(cpu)
 
 
 def main() -> None:
@@ -136,24 +141,41 @@ def main() -> None:
             .stdout.decode()
             .strip()
         )
-        print(f"{impl}; {mb:.1f} MB, {lines} records (~{mb * 1e6 / lines:.0f} B each)")
+        try:
+            import orjson  # noqa: F401
+
+            fast = "orjson installed"
+        except ImportError:
+            fast = "orjson not installed"
+        print(f"{impl}; {fast}; {mb:.1f} MB, {lines} records (~{mb * 1e6 / lines:.0f} B each)")
+        print("load average before: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
         rows = [
             ("startup (--version)", [*command, "--version"], 0.0),
             ("thinkparse FILE", [*command, str(path)], mb),
             ("floor: loads+dumps", [sys.executable, "-c", FLOOR, str(path)], mb),
+            ("--jobs 1", [*command, "--jobs", "1", str(path)], mb),
+            ("--jobs 2", [*command, "--jobs", "2", str(path)], mb),
         ]
-        print(f"{'what':<22} {'best s':>8} {'MB/s':>8} {'peak RSS MB':>12}")
+        print(f"{'what':<22} {'best s':>8} {'MB/s':>8} {'cpu s':>8} {'peak RSS MB':>12}")
+        best_of: dict[str, float] = {}
         for label, cmd, size in rows:
-            best, peak = float("inf"), 0
+            best, peak, cpu = float("inf"), 0, 0.0
             for _ in range(args.runs):
-                rc, seconds, rss = measure(cmd, env)
+                rc, seconds, rss, used = measure(cmd, env)
                 if rc != 0:
                     raise SystemExit(f"{label}: exit status {rc}")
-                best, peak = min(best, seconds), max(peak, rss)
+                if seconds < best:
+                    best, cpu = seconds, used
+                peak = max(peak, rss)
+            best_of[label] = best
             rate = f"{size / best:8.1f}" if size else f"{'-':>8}"
-            print(f"{label:<22} {best:8.3f} {rate} {peak / 1e6:12.1f}")
+            print(f"{label:<22} {best:8.3f} {rate} {cpu:8.2f} {peak / 1e6:12.1f}")
             time.sleep(0.2)
+        floor = best_of["floor: loads+dumps"] / best_of["thinkparse FILE"]
+        jobs = best_of["--jobs 1"] / best_of["--jobs 2"]
+        print(f"single process / floor: {floor:.2f}x; --jobs 2 / --jobs 1: {jobs:.2f}x")
+        print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Cost of the provider normalisers (SPEC section 8: ``normalize`` of a typical dict <= 3 us).
+"""Cost of the provider normalisers (``normalize`` of a typical dict <= 3 us).
 
 Run: ``python benchmarks/bench_providers.py`` (from the repository root, or with thinkparse
 installed).  Prints ns per call for ``normalize`` on a typical response of each family and for
@@ -319,6 +319,22 @@ def main() -> None:
 
     whole = _best(close_after_feeding, max(1, loops // len(events)), rounds)
     print(f"{'StreamNormalizer() + 24 feeds + close()':<48} {whole:>10.0f}")
+    if not hasattr(thinkparse, "to_message"):
+        return
+    print()
+    print(f"{'the turn (X1, X2; target within 3x normalize)':<48} {'ns/call':>10}")
+    for name, payload in RESPONSES.items():
+
+        def blocks(p: dict[str, Any] = payload) -> object:
+            return normalize(p).blocks
+
+        def message(p: dict[str, Any] = payload) -> object:
+            return thinkparse.to_message(p)
+
+        nb = _best(blocks, loops // 4, rounds)
+        nm = _best(message, loops // 4, rounds)
+        print(f"{'normalize(r).blocks  ' + name:<48} {nb:>10.0f}")
+        print(f"{'to_message(r)        ' + name:<48} {nm:>10.0f}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,6 @@ and a local recorded-SSE server for the end-to-end client tests."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import subprocess
@@ -146,15 +145,21 @@ class SSEServer:
         self.thread.join(timeout=TIMEOUT)
 
 
-# --- optional packages ------------------------------------------------------------------------
+# --- optional dependencies ------------------------------------------------------------------
 def require(module_name: str, flag: str) -> ModuleType:
-    """Import ``module_name``, or skip the test when it is missing; fail instead when the
-    environment variable ``flag`` is ``"1"`` (CI installs every optional package)."""
+    """Import an optional module for a test: skip when it is missing, fail when ``flag`` is 1.
+
+    ``flag`` is the environment variable that makes the dependency mandatory (in CI), e.g.
+    ``THINKPARSE_REQUIRE_BROWSER``.
+    """
+    import importlib
+
     import pytest
 
     try:
         return importlib.import_module(module_name)
     except ImportError as exc:
+        reason = f"{module_name} is not installed ({exc})"
         if os.environ.get(flag) == "1":
-            pytest.fail(f"{module_name} is required under {flag}=1 but cannot be imported: {exc}")
-        pytest.skip(f"{module_name} is not installed")
+            pytest.fail(f"{reason}, and {flag}=1 requires it")
+        pytest.skip(f"{reason}; set {flag}=1 to make this a failure")

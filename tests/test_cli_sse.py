@@ -150,3 +150,17 @@ def test_orphan_closer_hint_on_a_terminal() -> None:
     assert (out, err) == (b"planans\n", "")
     # Not a terminal: no hint.
     check_cli(run("--stream", stdin=b"plan</think>answer"), "plananswer\n")
+
+
+def test_text_starting_like_a_field_line_is_text(tmp_path: Path) -> None:
+    # W1: SSE only when the first data line holds JSON; an answer starting "data:" is text.
+    body = b"data: the results show\nmore text\n"
+    check_cli(run("--stream", stdin=body), body.decode())
+    f = tmp_path / "d.txt"
+    f.write_bytes(body)
+    check_cli(run(f), body.decode())
+    # Comments and event names before the first data line are read past.
+    events = b': hi\nevent: x\nid: 1\ndata: {"choices":[{"delta":{"content":"ok"}}]}\n\n'
+    check_cli(run("--stream", stdin=events), "ok\n")
+    f.write_bytes(events)
+    check_cli(run(f), "ok\n")

@@ -1,4 +1,4 @@
-"""Provider fixtures (SPEC section 6): every file under ``tests/data`` against the normalisers.
+"""Provider fixtures (P1-P12): every file under ``tests/data`` against the normalisers.
 
 Each fixture is one JSON file ``tests/data/<group>/<case>.json`` holding:
 

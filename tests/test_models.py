@@ -197,3 +197,51 @@ def test_template_opened_presets() -> None:
     # section 5: exactly the template-opened families start inside a block
     opened = {name for name, opts in PRESETS.items() if opts.get("start_in_reasoning")}
     assert opened == {"deepseek-r1", "qwen3-thinking", "minimax", "minimax-m3", "command-a"}
+
+
+# vLLM tests/reasoning/test_deepseekr1_reasoning_parser.py, non-streaming cases (content None
+# is "" here; whitespace around the answer is trimmed, T9).
+VLLM_R1 = [
+    ("This is a reasoning section</think>This is the rest",
+     "This is the rest", "This is a reasoning section"),
+    ("This is a reasoning section</think>", "", "This is a reasoning section"),
+    ("This is content", "", "This is content"),
+    ("This\nThat</think>This is the rest\nThat", "This is the rest\nThat", "This\nThat"),
+    ("</think>This is the rest", "This is the rest", ""),
+    ("<think>This is a reasoning section</think>This is the rest",
+     "This is the rest", "This is a reasoning section"),
+    ("<think>This is a reasoning section", "", "This is a reasoning section"),
+    ("", "", ""),
+    ("\n<think>This is a reasoning section</think>\nThis is the rest",
+     "This is the rest", "This is a reasoning section"),
+]
+
+
+@pytest.mark.parametrize("preset", ["deepseek-r1", "qwen3-thinking", "minimax"])
+@pytest.mark.parametrize(("text", "visible", "reasoning"), VLLM_R1)
+def test_template_opened_presets_match_vllm_r1(
+    preset: str, text: str, visible: str, reasoning: str
+) -> None:
+    # section 5: template-opened <think> presets read the peer's R1 cases the same way
+    assert split_think(text, preset=preset) == Split(visible, reasoning)
+    # seed-oss is contested: vLLM's seed_oss tests are these cases with <seed:think>, which
+    # the preset reads only with start_in_reasoning=True
+    seed = text.replace("think>", "seed:think>")
+    assert split_think(seed, preset="seed-oss", start_in_reasoning=True) == Split(
+        visible, reasoning)
+
+
+@given(st.text(alphabet=st.characters(blacklist_characters="/"), max_size=40))
+def test_case_and_prefix_do_not_matter(name: str) -> None:
+    # P13: case-insensitive; an organisation or router prefix says nothing about the template
+    assert preset_for_model(name.upper()) == preset_for_model(name.lower())
+    assert preset_for_model("some-org/" + name) == preset_for_model(name)
+
+
+# A bare "qwen3" is Ollama's tag; Hugging Face names carry the size ("qwen3-max" is an API model
+# without inline markup, so the hybrid row wants "qwen3-<size>").
+@given(st.sampled_from([n for n, p in NAMES if p is not None and n.strip() and n != "qwen3"]),
+       st.sampled_from(["", "-awq", "-gguf", ":q4_k_m", "-fp8"]))
+def test_quantisation_suffixes_keep_the_preset(name: str, suffix: str) -> None:
+    # P13: a quantised build uses its base model's template
+    assert preset_for_model(name + suffix) == preset_for_model(name)

@@ -1,4 +1,4 @@
-"""``anthropic``: the Messages API (SPEC 6)."""
+"""``anthropic``: the Messages API (P1-P12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``bedrock``: Amazon Bedrock Converse / ConverseStream (SPEC 6)."""
+"""``bedrock``: Amazon Bedrock Converse / ConverseStream (P1-P12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``gemini``: generateContent, REST camelCase and google-genai snake_case (SPEC 6)."""
+"""``gemini``: generateContent, REST camelCase and google-genai snake_case (P1-P12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``ollama``: the native /api/chat and /api/generate endpoints (SPEC 6)."""
+"""``ollama``: the native /api/chat and /api/generate endpoints (P1-P12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``openai_chat``: Chat Completions, legacy Completions and OpenAI-compatible servers (SPEC 6)."""
+"""``openai_chat``: Chat Completions, legacy Completions and OpenAI-compatible servers (P1-P12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``openai_responses``: the OpenAI Responses API (SPEC 6)."""
+"""``openai_responses``: the OpenAI Responses API (P1-P12)."""
 
 from __future__ import annotations
 

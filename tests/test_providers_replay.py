@@ -308,3 +308,38 @@ def test_inline_tags_give_one_block_with_empty_wire() -> None:
     assert x.format == "tags"
     assert [(b.kind, b.text, b.wire) for b in x.blocks] == [("text", "plan", {})]
     assert to_message(x) == {"role": "assistant", "content": "<think>plan</think>answer"}
+
+
+# --- SDK objects: only what the server sent (by_alias, exclude_unset) ----------------------------
+def test_sdk_objects_give_the_wire_message() -> None:
+    # X1, X2, P7: SDK objects are dumped with by_alias=True, exclude_unset=True
+    pytest.importorskip("anthropic")
+    from anthropic.types import Message
+
+    case = CASES["anthropic_tool_use"]
+    m = Message.model_validate(case["response"])
+    assert to_message(m) == case["message"]
+    assert blocks_as_dicts(normalize(m)) == case["blocks"]
+
+
+def test_openai_response_object_keeps_only_sent_fields() -> None:
+    pytest.importorskip("openai")
+    from openai.types.responses import Response
+
+    case = CASES["responses_function_call"]
+    r = dict(case["response"], created_at=0, parallel_tool_calls=True, tool_choice="auto",
+             tools=[])
+    del r["usage"]
+    assert to_message(Response.model_validate(r)) == case["message"]
+
+
+def test_google_genai_object_signatures() -> None:
+    pytest.importorskip("google.genai")
+    from google.genai import types
+
+    case = CASES["gemini_function_call"]
+    g = types.GenerateContentResponse.model_validate(case["response"])
+    assert to_message(g) == case["message"]
+    assert blocks_as_dicts(normalize(g)) == case["blocks"]
+    part = to_message(g, binary="bytes")["parts"][1]  # type: ignore[call-overload]
+    assert part["thoughtSignature"] == base64.b64decode("Q2lRQjE=")

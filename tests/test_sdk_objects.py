@@ -32,8 +32,11 @@ SDK_FAMILIES = {"openai_chat", "openai_responses", "anthropic", "gemini", "ollam
 _load = load_json
 
 
+# ``replay/`` holds the lossless-turn fixtures, checked by test_providers_replay.py.
 CASES = {
-    p.relative_to(DATA).with_suffix("").as_posix(): _load(p) for p in sorted(DATA.rglob("*.json"))
+    p.relative_to(DATA).with_suffix("").as_posix(): _load(p)
+    for p in sorted(DATA.rglob("*.json"))
+    if p.parent.name != "replay"
 }
 SDK_IDS = [cid for cid, c in CASES.items() if c["expected"]["provider"] in SDK_FAMILIES]
 RESPONSE_IDS = [cid for cid in SDK_IDS if "response" in CASES[cid]]

@@ -24,6 +24,7 @@ from thinkparse import (
     Delta,
     DeltaStream,
     Extraction,
+    StreamNormalizer,
     astream_deltas,
     stream_deltas,
 )
@@ -61,6 +62,8 @@ def _check(deltas: list[Delta], result: Extraction, case: dict[str, Any]) -> Non
 def _collect(stream: DeltaStream) -> list[Delta]:
     with pytest.raises(RuntimeError, match="exhausted"):
         stream.result  # noqa: B018  (W2: not before the end)
+    with pytest.raises(RuntimeError, match="exhausted"):
+        stream.message  # noqa: B018
     out = list(stream)
     assert list(stream) == []  # exhausted stays exhausted
     return out
@@ -69,6 +72,8 @@ def _collect(stream: DeltaStream) -> list[Delta]:
 async def _acollect(stream: AsyncDeltaStream) -> list[Delta]:
     with pytest.raises(RuntimeError, match="exhausted"):
         stream.result  # noqa: B018
+    with pytest.raises(RuntimeError, match="exhausted"):
+        stream.message  # noqa: B018
     out = [d async for d in stream]
     assert [d async for d in stream] == []
     return out
@@ -399,3 +404,113 @@ def test_error_event_propagates_and_stream_stays_usable() -> None:
     assert list(stream) == [Delta("", "lo")]
 
 
+
+
+# --- properties ------------------------------------------------------------------------------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(PIECES, max_size=4).map("".join), max_size=8), st.booleans())
+def test_deltas_join_to_the_normalizer_result(contents: list[str], opened: bool) -> None:
+    # W2: the yielded deltas are the StreamNormalizer's non-empty deltas for the same events,
+    # and .result is its result
+    events = [{"choices": [{"index": 0, "delta": {"content": c}}]} for c in contents]
+    stream = stream_deltas(events, start_in_reasoning=opened)
+    deltas = list(stream)
+    reference = StreamNormalizer(start_in_reasoning=opened)
+    expected = [reference.feed(e) for e in events]
+    expected.append(reference.close())
+    assert deltas == [d for d in expected if d.visible or d.reasoning]
+    assert stream.result == reference.result
+
+
+@pytest.mark.parametrize("name", ["stream_summary_with_done_events", "stream_raw_reasoning_text",
+                                  "stream_encrypted_reasoning"])
+def test_openai_responses_stream(server: SSEServer, name: str) -> None:
+    # W2: responses.create(stream=True) and the responses.stream() helper, sync and async
+    openai = pytest.importorskip("openai")
+    case = load_json(DATA / f"openai_responses/{name}.json")
+    server.body = _sse(case["events"], named=True, done=False)
+    kw: dict[str, Any] = {"model": "o4-mini", "input": "Hi"}
+    base = f"http://127.0.0.1:{server.port}/v1"
+    client = openai.OpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
+    stream = stream_deltas(client.responses.create(**kw, stream=True))
+    _check(_collect(stream), stream.result, case)
+    assert server.requests[-1][0] == "/v1/responses"
+    if name == "stream_summary_with_done_events":
+        # the helper rebuilds the response and needs every *.added event, which the other
+        # recordings leave out
+        with client.responses.stream(**kw) as helper:
+            stream = stream_deltas(helper)
+            _check(_collect(stream), stream.result, case)
+
+    async def go() -> None:
+        aclient = openai.AsyncOpenAI(base_url=base, api_key="x", timeout=TIMEOUT, max_retries=0)
+        astream = astream_deltas(aclient.responses.create(**kw, stream=True))
+        _check(await _acollect(astream), astream.result, case)
+        await aclient.close()
+
+    run(go())
+
+
+def _outcome(stream: Any) -> Any:
+    try:
+        return ("value", stream.message)
+    except Exception as exc:  # the message builder's own error is compared as such
+        return ("error", type(exc), str(exc))
+
+
+def test_message_is_the_normalizers(server: SSEServer) -> None:
+    # W2, X2: after the loop, .message is StreamNormalizer.message for the same wire events
+    # (the recorded dicts), for each SDK's stream objects
+    anthropic_client, anthropic_case = _anthropic(server, "stream_thinking_text")
+    with anthropic_client.messages.stream(**AKW) as helper:
+        stream = stream_deltas(helper)
+        list(stream)
+    runs = [(stream, anthropic_case)]
+    openai_client, openai_case = _openai(server, "stream_deepseek_reasoning_content")
+    stream = stream_deltas(openai_client.chat.completions.create(**KW, stream=True))
+    list(stream)
+    runs.append((stream, openai_case))
+    for delta_stream, case in runs:
+        reference = StreamNormalizer()
+        for event in case["events"]:
+            reference.feed(event)
+        reference.close()
+        assert _outcome(delta_stream) == _outcome(reference)
+    empty = stream_deltas([])
+    assert list(empty) == []
+    with pytest.raises(ValueError):
+        empty.message  # noqa: B018  (no event decided the family)
+
+
+def test_model_preset_through_the_client(server: SSEServer) -> None:
+    # W2, P13: the stream names its model; its preset (minimax: template-opened) applies
+    # without any option, and an explicit option wins
+    openai = pytest.importorskip("openai")
+    head = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "MiniMax-M2"}
+    pieces = ["This is a reason", "ing section</th", "ink>This is the rest"]
+    server.body = _sse([{**head, "choices": [{"index": 0, "delta": {"content": p},
+                                              "finish_reason": None}]} for p in pieces])
+    client = openai.OpenAI(base_url=f"http://127.0.0.1:{server.port}/v1", api_key="x",
+                           timeout=TIMEOUT, max_retries=0)
+    stream = stream_deltas(client.chat.completions.create(**KW, stream=True))
+    list(stream)
+    assert (stream.result.visible, stream.result.reasoning) == (
+        "This is the rest", "This is a reasoning section")
+    stream = stream_deltas(client.chat.completions.create(**KW, stream=True), tags=["think"])
+    list(stream)
+    assert stream.result.reasoning is None
+
+
+def test_choice_option() -> None:
+    # W2, W4: choice= selects among n>1 choices
+    events = [{"choices": [{"index": 0, "delta": {"content": "<think>a</think>A"}},
+                           {"index": 1, "delta": {"content": "<think>b</think>B"}}]}]
+    stream = stream_deltas(events, choice=1)
+    assert list(stream) == [Delta("B", "b")]
+    assert stream.result.visible == "B"

@@ -10,6 +10,8 @@ from ._errors import (
     ThinkParseError,
     UnknownProviderError,
 )
+from ._html import render_html, render_script
+from ._html_page import render_page
 from ._masking import DEFAULT_MASKER, Masked, mask_secrets
 from ._models import preset_for_model
 from ._reasoning_block import parse
@@ -68,6 +70,9 @@ __all__ = [
     "parse",
     "preset_for_model",
     "reasoning_from_trace",
+    "render_html",
+    "render_page",
+    "render_script",
     "split_harmony",
     "split_think",
     "split_trace",

@@ -39,7 +39,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import AsyncIterator, Iterator
 from types import TracebackType
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from ._types import Delta, Extraction
 from .providers import StreamNormalizer
@@ -120,6 +120,24 @@ class _Base:
                 "or closed"
             )
         return self._normalizer.result
+
+    @property
+    def message(self) -> Union[dict[str, Any], list[dict[str, Any]]]:
+        """The assistant turn in the provider's request format (X2), for the next request.
+
+        Returns:
+            ``StreamNormalizer.message``: a message dict, or a list of items (Responses).
+
+        Raises:
+            RuntimeError: the stream is not exhausted or closed yet.
+            ValueError: no event decided the provider family (an empty stream).
+        """
+        if not self._finished:
+            raise RuntimeError(
+                f"{type(self).__name__}.message is available once the stream is exhausted "
+                "or closed"
+            )
+        return self._normalizer.message
 
 
 class DeltaStream(_Base, Iterator[Delta]):

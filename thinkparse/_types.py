@@ -1,4 +1,4 @@
-"""Result types: immutable, typed, with readable reprs (SPEC section 1).
+"""Result types: immutable, typed, with readable reprs (see docs/behaviour.md).
 
 :class:`Delta` is a 2-tuple subclass so that ``visible, reasoning = scanner.feed(chunk)`` works and
 so the compiled scanner can build one without calling Python code.  The others are frozen
@@ -54,9 +54,9 @@ class Delta(tuple):  # type: ignore[type-arg]
 EMPTY_DELTA = Delta("", "")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Parsed:
-    """Result of :func:`thinkparse.parse` (SPEC section 2)."""
+    """Result of :func:`thinkparse.parse` (see docs/behaviour.md#r1)."""
 
     visible: str
     """The answer: text outside the ``<REASONING>`` block, stripped at both ends (R5)."""
@@ -64,15 +64,44 @@ class Parsed:
     """The block's inside, stripped (R4); ``None`` when no block was extracted (R3)."""
     tokens_est: int
     """``ceil(len(reasoning) / 4)``; 0 when ``reasoning`` is ``None`` (R6)."""
+    blocks: tuple[str, ...] = ()
+    """Each complete block's stripped text, in order, empty ones included (R8).
+
+    ``()`` exactly when ``reasoning`` is ``None``; a ``Parsed`` built with a reasoning and no
+    blocks gets ``(reasoning,)``, the single-block form.
+    """
+    redactions: int = 0
+    """How many outermost ``<REDACTED>`` sections were replaced (R7)."""
+
+    def __post_init__(self) -> None:
+        if not self.blocks and self.reasoning is not None:
+            object.__setattr__(self, "blocks", (self.reasoning,))
+
+    def __repr__(self) -> str:
+        extra = ""
+        if len(self.blocks) > 1:
+            extra += f", blocks={self.blocks!r}"
+        if self.redactions:
+            extra += f", redactions={self.redactions!r}"
+        return (
+            f"Parsed(visible={self.visible!r}, reasoning={self.reasoning!r}, "
+            f"tokens_est={self.tokens_est!r}{extra})"
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """``{"visible": ..., "reasoning": {"text": ..., "tokensEst": ...}}``.
 
-        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.
+        The ``"reasoning"`` key is absent when ``reasoning`` is ``None``.  With two or more
+        blocks (R8) it also has ``"blocks": [{"text": ..., "tokensEst": ...}, ...]``; one block
+        is the single-block form, so both modes agree on a message with one balanced block.
         """
         out: dict[str, Any] = {"visible": self.visible}
         if self.reasoning is not None:
             out["reasoning"] = {"text": self.reasoning, "tokensEst": self.tokens_est}
+            if len(self.blocks) > 1:
+                out["reasoning"]["blocks"] = [
+                    {"text": b, "tokensEst": tokens_estimate(b)} for b in self.blocks
+                ]
         return out
 
 
@@ -135,7 +164,7 @@ class ReasoningBlock:
 
 @dataclass(frozen=True)
 class Extraction:
-    """A provider response reduced to answer and reasoning (SPEC section 6)."""
+    """A provider response reduced to answer and reasoning (see docs/behaviour.md#p1)."""
 
     visible: str
     """The answer text; ``""`` when there is none (P1)."""
@@ -159,7 +188,9 @@ class Extraction:
     """Why generation stopped, as the provider reported it (``finish_reason``,
     ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
     Left out of equality, like the decoded turn: two results that say the same are equal."""
-    _turn: Optional[Turn] = field(default=None, compare=False, repr=False, hash=False)
+    _turn: Any = field(default=None, compare=False, repr=False, hash=False)
+    # The decoded turn (X2): a Turn, or the arguments to build one on first use (so that calls
+    # that never touch blocks or the message do not pay for it).
 
     @property
     def blocks(self) -> tuple[ReasoningBlock, ...]:
@@ -167,7 +198,7 @@ class Extraction:
 
         Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
         """
-        t = self._turn
+        t = turn_of(self)
         return t.blocks if t is not None else ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -190,7 +221,13 @@ class Extraction:
 
 def turn_of(x: Extraction) -> Optional[Turn]:
     """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
-    return x._turn
+    t = x._turn
+    if type(t) is tuple:
+        from .providers._turn import Turn
+
+        t = Turn(*t)
+        object.__setattr__(x, "_turn", t)
+    return t  # type: ignore[no-any-return]
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:

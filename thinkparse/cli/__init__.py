@@ -5,13 +5,16 @@ the decoded JSON to the public library API and writes what comes back.  It has n
 of its own.  One module per concern:
 
 * ``_common``  -- exit statuses, one-line errors, the guarded entry point (used by subcommands);
-* ``_options`` -- the argument parser, its help, and the checked ``Settings``;
+* ``_parser``  -- the argument parser and its help;
+* ``_options`` -- the checked ``Settings`` and the library arguments they give;
 * ``_inputs``  -- opening, reading and detecting inputs, and the messages about them;
 * ``_output``  -- the run's state and the output of one input (text, JSON, HTML page);
 * ``_console`` -- standard error: messages, reasoning, the progress bar;
 * ``_jsonl``   -- JSON Lines records;
 * ``_live``    -- ``--stream``;
-* ``_run``     -- the main command over FILE arguments.
+* ``_run``     -- the main command over FILE arguments;
+* ``_textfile`` -- text inputs in bounded memory;
+* ``_jobs``    -- ``--jobs N`` worker processes.
 
 Subcommands: ``thinkparse traces …`` and ``thinkparse convert …`` run
 ``thinkparse.cli.traces.main(argv)`` / ``thinkparse.cli.convert.main(argv)`` (imported only

@@ -7,7 +7,9 @@ Detection (``--format`` unset), per file (see docs/behaviour.md#cli):
   Lines (blank lines between records are skipped); a file that is just that object is a
   provider response;
 * a file whose first non-empty line is an event-stream field line (``data:``, ``event:``,
-  ``id:``, ``retry:``, or a ``:`` comment) is a Server-Sent Events stream (W1);
+  ``id:``, ``retry:``, or a ``:`` comment) and whose first ``data:`` line holds JSON (``{``) or
+  ``[DONE]`` is a Server-Sent Events stream (W1); an answer that happens to start with
+  ``data:`` stays text;
 * a text that, after leading whitespace, starts with ``{``, or with ``[`` followed by ``{`` or
   ``]``, is one JSON value (an object is a provider response, an array a stream of events), and
   invalid JSON there is an error rather than text, so a truncated response is not printed back
@@ -109,6 +111,20 @@ def looks_like_sse(line: bytes) -> bool:
     body = line[3:] if line.startswith(codecs.BOM_UTF8) else line
     text = body.decode("utf-8", "replace").rstrip("\r\n")
     return text.startswith(SSE_FIELDS) or text in ("data", "event")
+
+
+def sse_verdict(lines: list[bytes]) -> Optional[bool]:
+    """Whether complete lines, from the first non-empty one, are an event stream (W1): the
+    first line is a field line and the first ``data:`` line holds JSON (``{``) or ``[DONE]``.
+    None when no ``data:`` line is among them yet."""
+    if not lines or not looks_like_sse(lines[0]):
+        return False
+    for raw in lines:
+        line = raw.decode("utf-8", "replace").rstrip("\r\n")
+        if line.startswith("data:"):
+            value = line[5:].strip()
+            return value.startswith("{") or value == "[DONE]"
+    return None
 
 
 def load_json(text: str, shown: str) -> Any:

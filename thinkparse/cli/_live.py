@@ -4,8 +4,9 @@ Input is read with ``os.read`` (not by lines, not waiting for the end) and decod
 incrementally.  Its kind, unless ``--format`` says (W1, see docs/behaviour.md#w1):
 
 * Server-Sent Events (``curl -N`` output) when the first non-empty line is an event-stream field
-  line (``data:``, ``event:``, ``id:``, ``retry:`` or a ``:`` comment): each event's JSON data
-  goes to one ``StreamNormalizer``;
+  line (``data:``, ``event:``, ``id:``, ``retry:`` or a ``:`` comment) and the first ``data:``
+  line holds JSON or ``[DONE]`` (lines before it are read first, up to 64 KiB): each event's
+  JSON data goes to one ``StreamNormalizer``;
 * JSON event lines (Ollama's NDJSON) when the first non-empty line is a complete JSON object that
   a provider family recognises (P8): one event per line, to one ``StreamNormalizer``;
 * otherwise text, through one ``ThinkScanner``.  Only the first line is held back to decide, and
@@ -41,12 +42,21 @@ from .. import (
     split_think,
 )
 from ._common import InputError
-from ._inputs import SSE_FIELDS, decode_json, json_error, json_type, open_input, utf8_error
+from ._inputs import (
+    SSE_FIELDS,
+    decode_json,
+    json_error,
+    json_type,
+    open_input,
+    sse_verdict,
+    utf8_error,
+)
 from ._output import Context
 
 _READ_SIZE = 1 << 16
 
 _HINT_WINDOW = 1 << 16
+_SSE_PEEK = 1 << 16
 HINT = (
     "thinkparse: hint: the text's first tag is a closing </think> (the prompt opened the "
     "block); use --start-in-reasoning, --preset or --model to read what precedes it as reasoning"
@@ -142,10 +152,21 @@ def _detect(ctx: Context, reader: _Reader) -> tuple[bytes, str]:
         first = body.lstrip()
         line, newline, _ = first.partition(b"\n")
         kind = _decide(ctx, line, bool(newline))
+        if kind == "sse" and ctx.args.format is None:
+            # W1: an event stream only if its first data line holds JSON; read up to it.
+            complete = first.split(b"\n")[:-1]
+            verdict = sse_verdict(complete)
+            if verdict is None and len(head) < _SSE_PEEK:
+                kind = None
+            else:
+                kind = "text" if verdict is False else "sse"
         if kind is not None:
             return head, kind
         data = reader.read()
         if not data:
+            lines = first.split(b"\n")
+            if _decide(ctx, line, True) == "sse" and ctx.args.format is None:
+                return head, "text" if sse_verdict(lines) is False else "sse"
             return head, _decide(ctx, line, True) or "text"
         head += data
 

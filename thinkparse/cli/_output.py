@@ -9,9 +9,9 @@ one input as text, as a JSON line, or as a card of the HTML page.
 * Several files: text output is preceded by ``==> NAME <==`` and separated by a blank line, as
   ``head`` does; JSON output gets the ``file`` key and no header.
 * ``--reasoning-to-stderr`` writes each input's reasoning to stderr, ending with a newline.
-* ``--html`` collects every result and writes one page at the end
-  (``thinkparse.cli.html.write_page``); each card is named by the file, or ``FILE:LINE`` (or the
-  record's key) for JSON Lines records.
+* ``--html`` writes one page (``thinkparse.cli.html.PageStream``): its head at the start, each
+  card as its result comes, the summary at the end, so memory stays bounded; each card is named
+  by the file, or ``FILE:LINE`` (or the record's key) for JSON Lines records.
 * Lone surrogates, which only JSON ``\\ud800``-style escapes can produce, are written as U+FFFD;
   all output is UTF-8, whatever the locale.
 """
@@ -46,7 +46,9 @@ class Context:
         self.out_file: Any = None
         if sink is not None:  # a worker process: output collected for the parent
             self.stdout = Stdout(sink)
-        elif settings.args.output is not None:
+        elif settings.args.output is not None and not settings.args.output.lower().endswith(
+            ".parquet"
+        ):  # a Parquet output is written by the Parquet reader
             try:
                 self.out_file = open(settings.args.output, "wb")  # noqa: SIM115
             except OSError as exc:
@@ -58,7 +60,16 @@ class Context:
         self.console = Console(self.stdout)
         self.status = EXIT_OK
         self.headers = 0
-        self.pages: Optional[list[tuple[str, Result]]] = [] if settings.args.html else None
+        #: With --html: the page, written card by card as results come (memory bounded).
+        self.pages: Any = None
+        if settings.args.html:
+            html: Any = importlib.import_module(f"{__package__}.html")
+            a = settings.args
+            self.pages = html.PageStream(
+                self.stdout.stream,
+                title="thinkparse" if a.title is None else a.title,
+                limit=1000 if a.limit is None else a.limit,
+            )
 
     def fail(self, message: str, status: int = EXIT_INPUT) -> None:
         """Report one problem and raise the exit status to at least ``status``."""
@@ -69,9 +80,7 @@ class Context:
         """Write the HTML page if one was asked for, flush, and close an output file."""
         if self.pages is not None:
             self.stdout.flush()
-            # The page writer lives in its own module, imported only when asked for.
-            html: Any = importlib.import_module(f"{__package__}.html")
-            html.write_page(self.pages, self.stdout.stream, title="thinkparse", limit=1000)
+            self.pages.close()
         self.stdout.flush()
         if self.out_file is not None:
             self.out_file.close()
@@ -125,9 +134,7 @@ def each_choice(
     items = value.get(key) if key is not None else None
     count = len(items) if isinstance(items, list) else 1
     options = {k: v for k, v in options.items() if k != "choice"}
-    more = [
-        (i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)
-    ]
+    more = [(i, normalize(value, provider=provider, choice=i, **options)) for i in range(1, count)]
     return [(0, first), *more]
 
 

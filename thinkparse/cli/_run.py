@@ -37,15 +37,19 @@ from ._inputs import (
     looks_like_sse,
     numbered,
     open_input,
+    sse_verdict,
     utf8_error,
 )
 from ._jsonl import run_jsonl
 from ._live import run_stream
 from ._options import Settings
 from ._output import Context, each_choice
+from ._parquet import is_parquet, run_parquet
 from ._textfile import Survey, TextSource, emit_streamed
 
 _SSE_READ = 1 << 16
+#: How far detection reads for an event stream's first data line.
+_SSE_PEEK = 1 << 16
 #: Detection reads at most this much of the first line (a longer first line is not a record).
 _FIRST_LINE = 1 << 25
 
@@ -80,6 +84,11 @@ def run(settings: Settings) -> int:
 def one_file(ctx: Context, name: str) -> None:
     """Process one FILE argument; report its problems and go on."""
     try:
+        if is_parquet(name, ctx.args.format):
+            run_parquet(ctx, name)
+            return
+        if ctx.args.output and ctx.args.output.lower().endswith(".parquet"):
+            raise UsageError(f"{name}: --output FILE.parquet needs Parquet input")
         stream, shown, owned = open_input(name)
         try:
             _process(ctx, stream, shown, name)
@@ -126,8 +135,19 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
                 break
             head += nxt
         if looks_like_sse(head.lstrip()):
-            _sse_file(ctx, stream, head, shown)
-            return
+            # An event stream only if its first data line holds JSON (W1); read up to it.
+            peeked = [head.lstrip()]
+            verdict = sse_verdict(peeked)
+            while verdict is None and sum(map(len, peeked)) < _SSE_PEEK:
+                nxt = stream.readline(_FIRST_LINE)
+                if not nxt:
+                    break
+                peeked.append(nxt)
+                verdict = sse_verdict(peeked)
+            head = head + b"".join(peeked[1:])
+            if verdict is not False:
+                _sse_file(ctx, stream, head, shown)
+                return
     else:
         head = b""
     if kind in (None, "text", "think") and ctx.pages is None and settings.provider is None:
@@ -150,7 +170,7 @@ def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
     elif kind == "reasoning-block" or (
         kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
     ):
-        ctx.emit(shown, parse(text))
+        ctx.emit(shown, parse(text, redact=not ctx.args.no_redact))
     else:
         ctx.emit(shown, split_think(text, **ctx.settings.text_options))
 
@@ -169,7 +189,7 @@ def _text_input(
         else:
             settings.text_input(shown)
             if survey.has_mark:
-                ctx.emit(shown, parse(source.whole()))
+                ctx.emit(shown, parse(source.whole(), redact=not ctx.args.no_redact))
             else:
                 emit_streamed(ctx, source, shown, survey)
     finally:

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._errors import ResponseShapeError
-from ._wire import _list, _map, jsonify
+from ._wire import as_list, as_map, jsonify
 
 _SENTINEL: Any = object()
 
@@ -48,7 +48,7 @@ def _parse_json(pieces: list[str], where: str, errors: list[ResponseShapeError])
         return text
 
 
-class _Base:
+class AccumulatorBase:
     def __init__(self, choice: int) -> None:
         self.choice = choice
         self.errors: list[ResponseShapeError] = []
@@ -68,7 +68,7 @@ _ANTHROPIC_DELTAS = {
 }
 
 
-class _Anthropic(_Base):
+class _Anthropic(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
@@ -78,35 +78,42 @@ class _Anthropic(_Base):
     def event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "content_block_delta":
-            d = _map(ev.get("delta"))
-            if d is None:
-                return
+            d = ev.get("delta")
+            if type(d) is not dict:
+                d = as_map(d)
+                if d is None:
+                    return
             key = _ANTHROPIC_DELTAS.get(d.get("type"))  # type: ignore[arg-type]
             if key is not None:
                 v = d.get(key)
-                if isinstance(v, str):
-                    self.pieces.setdefault((ev.get("index"), key), []).append(v)
+                if type(v) is str or isinstance(v, str):
+                    pk = (ev.get("index"), key)
+                    p = self.pieces.get(pk)
+                    if p is None:
+                        self.pieces[pk] = [v]
+                    else:
+                        p.append(v)
             elif d.get("type") == "citations_delta":
                 b = self.blocks.get(ev.get("index"))
                 if b is not None:
                     b.setdefault("citations", []).append(jsonify(d.get("citation")))
         elif t == "content_block_start":
-            cb = _map(ev.get("content_block"))
+            cb = as_map(ev.get("content_block"))
             if cb is not None:
                 self.blocks[ev.get("index")] = jsonify(cb)
         elif t == "message_start":
-            msg = _map(ev.get("message"))
+            msg = as_map(ev.get("message"))
             if msg is not None:
                 m = jsonify(msg)
-                for i, b in enumerate(_list(m.pop("content", None))):
+                for i, b in enumerate(as_list(m.pop("content", None))):
                     if isinstance(b, dict):
                         self.blocks[("start", i)] = b
                 self.base.update(m)
         elif t == "message_delta":
-            md = _map(ev.get("delta"))
+            md = as_map(ev.get("delta"))
             if md is not None:
                 self.base.update(jsonify(md))
-            u = _map(ev.get("usage"))
+            u = as_map(ev.get("usage"))
             if u is not None:
                 usage = self.base.get("usage")
                 if not isinstance(usage, dict):
@@ -130,7 +137,7 @@ class _Anthropic(_Base):
 
 
 # --- Bedrock -----------------------------------------------------------------------------------
-class _Bedrock(_Base):
+class _Bedrock(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {}
@@ -144,43 +151,43 @@ class _Bedrock(_Base):
         return b
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        body = _map(ev.get("contentBlockDelta"))
+        body = as_map(ev.get("contentBlockDelta"))
         if body is None and "contentBlockIndex" in ev and "delta" in ev:
             body = ev
         if body is not None:
             idx = body.get("contentBlockIndex")
-            d = _map(body.get("delta"))
+            d = as_map(body.get("delta"))
             if d is None:
                 return
             self._get(idx)
             if isinstance(d.get("text"), str):
                 self.pieces.setdefault((idx, "text"), []).append(d["text"])
-            rc = _map(d.get("reasoningContent"))
+            rc = as_map(d.get("reasoningContent"))
             if rc is not None:
                 for k in ("text", "signature", "redactedContent"):
                     v = rc.get(k)
                     if v is not None:
                         self.pieces.setdefault((idx, "r" + k), []).append(v)
-            tu = _map(d.get("toolUse"))
+            tu = as_map(d.get("toolUse"))
             if tu is not None and isinstance(tu.get("input"), str):
                 self.pieces.setdefault((idx, "input"), []).append(tu["input"])
             return
-        start = _map(ev.get("contentBlockStart"))
+        start = as_map(ev.get("contentBlockStart"))
         if start is not None:
-            s = _map(start.get("start"))
-            tu = _map(s.get("toolUse")) if s is not None else None
+            s = as_map(start.get("start"))
+            tu = as_map(s.get("toolUse")) if s is not None else None
             if tu is not None:
                 self._get(start.get("contentBlockIndex"))["toolUse"] = jsonify(tu)
             return
-        ms = _map(ev.get("messageStart"))
+        ms = as_map(ev.get("messageStart"))
         if ms is not None:
             self.base["role"] = ms.get("role", "assistant")
             return
-        stop = _map(ev.get("messageStop"))
+        stop = as_map(ev.get("messageStop"))
         if stop is not None:
             self.base.update(jsonify(stop))
             return
-        meta = _map(ev.get("metadata"))
+        meta = as_map(ev.get("metadata"))
         if meta is None and "usage" in ev and "metrics" in ev:
             meta = ev
         if meta is not None:
@@ -216,7 +223,7 @@ class _Bedrock(_Base):
 
 
 # --- Responses ---------------------------------------------------------------------------------
-class _Responses(_Base):
+class _Responses(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {}
@@ -226,13 +233,13 @@ class _Responses(_Base):
     def event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "response.output_item.done":
-            item = _map(ev.get("item"))
+            item = as_map(ev.get("item"))
             if item is not None:
                 idx = ev.get("output_index")
                 self.items[idx if idx is not None else len(self.items)] = jsonify(item)
         elif t in ("response.created", "response.in_progress", "response.completed",
                    "response.incomplete", "response.failed"):
-            resp = _map(ev.get("response"))
+            resp = as_map(ev.get("response"))
             if resp is not None:
                 r = jsonify(resp)
                 out = r.pop("output", None)

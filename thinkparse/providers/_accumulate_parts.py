@@ -8,14 +8,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from ._accumulate import _Base
-from ._wire import _list, _map, jsonify
+from ._accumulate import AccumulatorBase
+from ._wire import as_list, as_map, jsonify
 
+_LAST_WINS = frozenset({"usageMetadata", "usage_metadata"})
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 
 
 # --- Gemini ------------------------------------------------------------------------------------
-class Gemini(_Base):
+class Gemini(AccumulatorBase):
     """Streamed ``GenerateContentResponse`` chunks added up."""
 
     def __init__(self, choice: int) -> None:
@@ -27,11 +28,12 @@ class Gemini(_Base):
         self.texts: list[list[str]] = []  # text pieces per part (text parts only)
 
     def event(self, ev: Mapping[str, Any]) -> None:
+        base = self.base
         for k, v in ev.items():
-            if k != "candidates":
-                self.base[k] = jsonify(v)
-        for i, c in enumerate(_list(ev.get("candidates"))):
-            m = _map(c)
+            if k != "candidates" and (k not in base or k in _LAST_WINS):
+                base[k] = jsonify(v)
+        for i, c in enumerate(as_list(ev.get("candidates"))):
+            m = as_map(c)
             if m is None:
                 continue
             idx = m.get("index")
@@ -40,14 +42,14 @@ class Gemini(_Base):
             for k, v in m.items():
                 if k != "content":
                     self.cand[k] = jsonify(v)
-            content = _map(m.get("content"))
+            content = as_map(m.get("content"))
             if content is None:
                 continue
             for k, v in content.items():
                 if k != "parts":
                     self.content[k] = jsonify(v)
-            for p in _list(content.get("parts")):
-                pm = _map(p)
+            for p in as_list(content.get("parts")):
+                pm = as_map(p)
                 if pm is not None:
                     self._part(pm)
 
@@ -91,9 +93,12 @@ class Gemini(_Base):
 
 # --- Chat --------------------------------------------------------------------------------------
 _CONCAT_DETAIL = ("text", "summary", "data")
+_DELTA_KEYS = frozenset({"delta", "message", "text"})
+_STR_FIELDS = frozenset({"content", "refusal", "reasoning_content", "reasoning"})
+_LAST = ("usage", "x_groq")
 
 
-class Chat(_Base):
+class Chat(AccumulatorBase):
     """``chat.completion.chunk`` events added up (the chosen choice)."""
 
     def __init__(self, choice: int) -> None:
@@ -108,53 +113,91 @@ class Chat(_Base):
         self.details: dict[Any, dict[str, Any]] = {}
         self.legacy: Optional[list[str]] = None
         self.other: dict[str, Any] = {}
+        self.nkeys = -1  # the number of top-level keys of the last event
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        for k, v in ev.items():
-            if k != "choices" and v is not None:
-                self.base[k] = jsonify(v)
-        for i, c in enumerate(_list(ev.get("choices"))):
-            m = _map(c)
+        n = len(ev)
+        if n != self.nkeys or "usage" in ev:
+            # a chunk of another shape: read its top-level keys (the first value wins for
+            # id, model..., the last for usage); chunks of one shape repeat them
+            self.nkeys = n
+            base = self.base
+            for k, v in ev.items():
+                if v is not None and k != "choices" and (k not in base or k in _LAST):
+                    base[k] = jsonify(v)
+        choices = ev.get("choices")
+        if type(choices) is list and len(choices) == 1:  # the usual chunk
+            c = choices[0]
+            if type(c) is dict and c.get("index", 0) == self.choice:
+                d = c.get("delta")
+                if type(d) is dict:
+                    if len(c) > 2:
+                        self._choice_fields(c)
+                    if len(d) == 1:
+                        for k, v in d.items():
+                            if type(v) is str and k in _STR_FIELDS and (
+                                k != "content" or self.chunks is None
+                            ):
+                                p = self.fields.get(k)
+                                if p is None:
+                                    self.fields[k] = [v]
+                                else:
+                                    p.append(v)
+                                return
+                    self._delta(d)
+                    return
+        for i, c in enumerate(as_list(choices)):
+            m = as_map(c)
             if m is None:
                 continue
             idx = m.get("index")
             if (i if idx is None else idx) != self.choice:
                 continue
-            for k, v in m.items():
-                if k not in ("delta", "message", "text") and v is not None:
-                    self.choice_base[k] = jsonify(v)
+            self._choice_fields(m)
             if isinstance(m.get("text"), str):
                 if self.legacy is None:
                     self.legacy = []
                 self.legacy.append(m["text"])
-            d = _map(m.get("delta")) or _map(m.get("message"))
+            d = as_map(m.get("delta")) or as_map(m.get("message"))
             if d is not None:
                 self._delta(d)
 
+    def _choice_fields(self, m: Mapping[str, Any]) -> None:
+        cb = self.choice_base
+        for k, v in m.items():
+            if v is not None and k not in _DELTA_KEYS and (k not in cb or k == "finish_reason"):
+                cb[k] = jsonify(v)
+
     def _delta(self, d: Mapping[str, Any]) -> None:
+        fields = self.fields
         for k, v in d.items():
-            if k in ("content", "refusal", "reasoning_content", "reasoning"):
-                self.seen.add(k)
-                if isinstance(v, str):
+            if k in _STR_FIELDS:
+                if type(v) is str or isinstance(v, str):
                     if k == "content" and self.chunks is not None:
                         self._chunk({"type": "text", "text": v})
                     else:
-                        self.fields.setdefault(k, []).append(v)
-                elif k == "content" and isinstance(v, (list, tuple)):
+                        p = fields.get(k)
+                        if p is None:
+                            fields[k] = [v]
+                        else:
+                            p.append(v)
+                    continue
+                self.seen.add(k)
+                if k == "content" and isinstance(v, (list, tuple)):
                     if self.chunks is None:
                         self.chunks = []
                         prev = "".join(self.fields.pop("content", []))
                         if prev:
                             self._chunk({"type": "text", "text": prev})
                     for ch in v:
-                        chm = _map(ch) if not isinstance(ch, str) else {"type": "text", "text": ch}
+                        chm = {"type": "text", "text": ch} if isinstance(ch, str) else as_map(ch)
                         if chm is not None:
                             self._chunk(chm)
             elif k == "tool_calls":
-                for j, tc in enumerate(_list(v)):
+                for j, tc in enumerate(as_list(v)):
                     self._tool(j, tc)
             elif k == "reasoning_details":
-                for j, e in enumerate(_list(v)):
+                for j, e in enumerate(as_list(v)):
                     self._detail(j, e)
             elif v is not None and k not in self.other:
                 self.other[k] = jsonify(v)
@@ -167,7 +210,7 @@ class Chat(_Base):
         if t == "thinking":
             th = ch.get("thinking")
             texts = [th] if isinstance(th, str) else [
-                x.get("text") for x in (_map(y) for y in _list(th))
+                x.get("text") for x in (as_map(y) for y in as_list(th))
                 if x is not None and isinstance(x.get("text"), str)
             ]
         elif t == "text":
@@ -185,7 +228,7 @@ class Chat(_Base):
         chunks.append([t, body, list(texts)])
 
     def _tool(self, j: int, tc: Any) -> None:
-        m = _map(tc)
+        m = as_map(tc)
         if m is None:
             return
         idx = m.get("index", j)
@@ -194,7 +237,7 @@ class Chat(_Base):
             cur = self.tools[idx] = {}
         for k, v in m.items():
             if k == "function":
-                fm = _map(v)
+                fm = as_map(v)
                 if fm is None:
                     continue
                 f = cur.setdefault("function", {})
@@ -208,7 +251,7 @@ class Chat(_Base):
                 cur[k] = jsonify(v)
 
     def _detail(self, j: int, e: Any) -> None:
-        m = _map(e)
+        m = as_map(e)
         if m is None:
             return
         idx = m.get("index")
@@ -232,7 +275,9 @@ class Chat(_Base):
             msg: dict[str, Any] = dict(self.other)
             msg.setdefault("role", "assistant")
             for k in ("content", "refusal", "reasoning_content", "reasoning"):
-                if k in self.seen or k in self.fields:
+                if k in self.seen or k in self.fields or (
+                    k == "content" and self.chunks is not None
+                ):
                     p = self.fields.get(k)
                     msg[k] = "".join(p) if p is not None else None
             if self.chunks is not None:
@@ -261,7 +306,7 @@ class Chat(_Base):
 
 
 # --- Ollama ------------------------------------------------------------------------------------
-class Ollama(_Base):
+class Ollama(AccumulatorBase):
     """NDJSON objects added up."""
 
     def __init__(self, choice: int) -> None:
@@ -272,7 +317,7 @@ class Ollama(_Base):
         self.tools: list[Any] = []
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        msg = _map(ev.get("message"))
+        msg = as_map(ev.get("message"))
         holder: Mapping[str, Any] = ev
         if msg is not None:
             if self.msg is None:
@@ -285,7 +330,7 @@ class Ollama(_Base):
             v = holder.get(k)
             if isinstance(v, str):
                 self.pieces.setdefault(k, []).append(v)
-        self.tools.extend(jsonify(x) for x in _list(holder.get("tool_calls")))
+        self.tools.extend(jsonify(x) for x in as_list(holder.get("tool_calls")))
         for k, v in ev.items():
             if k not in ("message", "response", "thinking", "tool_calls") and v is not None:
                 self.base[k] = jsonify(v)

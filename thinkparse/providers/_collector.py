@@ -27,18 +27,19 @@ do not depend on the wire format live here:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._spec import SEPARATOR
-from .._types import Delta, Extraction, tokens_estimate
+from .._spec import CHARS_PER_TOKEN, SEPARATOR
+from .._types import Delta, Extraction
 from ._assemble import (
     EMPTY_USAGE,
     HARMONY,
     NONE,
     TAGS,
-    make_usage,
     new_extraction,
+    new_usage,
     split_inline,
 )
 from ._inline import InlineRouter
@@ -228,8 +229,22 @@ class Collector:
                 self._dr += r
 
     # --- the result --------------------------------------------------------------------------
-    def result(self, provider: str, turn: Any = None) -> Extraction:
-        """The :class:`~thinkparse.Extraction` of every part collected."""
+    def result(
+        self,
+        provider: str,
+        response: Optional[Mapping[str, Any]] = None,
+        choice: int = 0,
+        stream: Any = None,
+    ) -> Extraction:
+        """The :class:`~thinkparse.Extraction` of every part collected.
+
+        Args:
+            provider: the family name (``"unknown"`` for an empty stream).
+            response: the response the turn is read from (X1, X2).
+            choice: the choice read.
+            stream: a stream's accumulator: the turn reads the response it adds up to on
+                first use (and its errors surface in the message).  With neither: no turn.
+        """
         if self._vis is not None and self._rea is not None:
             self.take()
             visible = "".join(self._vis)
@@ -258,15 +273,22 @@ class Collector:
                 fmt = HARMONY if router is not None and router.harmony else TAGS
         if visible and visible.isspace():
             visible = ""
-        if turn is not None and (fmt == TAGS or fmt == HARMONY):
-            turn.found_inline(reasoning)
+        turn = None
+        if response is not None or stream is not None:
+            found = reasoning if fmt in (TAGS, HARMONY) else None
+            turn = (provider, response, choice, stream, found)
         u = self._u
-        usage = make_usage(u[0], u[1], u[3], u[2]) if u is not None else EMPTY_USAGE
+        if u is None:
+            usage = EMPTY_USAGE
+            r_tokens = None
+        else:
+            r_tokens = u[3]
+            usage = new_usage(u[0], u[1], r_tokens, u[2])
         return new_extraction(
             visible,
             reasoning,
-            usage.reasoning_tokens,
-            tokens_estimate(reasoning),
+            r_tokens,
+            -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
             self._redacted,
             tuple(self._signatures) if self._signatures else (),
             provider,

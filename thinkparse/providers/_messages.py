@@ -29,9 +29,9 @@ from typing import Any, Callable
 from ._access import readable
 from ._wire import (
     Message,
-    _bedrock_content,
-    _list,
-    _map,
+    as_list,
+    as_map,
+    bedrock_content,
     chat_message,
     gemini_parts,
     jsonify,
@@ -66,8 +66,8 @@ def _has_sig(v: Any) -> bool:
 
 def _anthropic(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str) -> Message:
     content = []
-    for b in _list(r.get("content")):
-        m = _map(b)
+    for b in as_list(r.get("content")):
+        m = as_map(b)
         if m is None:
             continue
         if m.get("type") == "thinking" and not _has_sig(m.get("signature")):
@@ -78,13 +78,13 @@ def _anthropic(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary
 
 def _bedrock(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str) -> Message:
     content = []
-    for b in _bedrock_content(r):
-        m = _map(b)
+    for b in bedrock_content(r):
+        m = as_map(b)
         if m is None:
             continue
-        rc = _map(m.get("reasoningContent"))
+        rc = as_map(m.get("reasoningContent"))
         if rc is not None:
-            rt = _map(rc.get("reasoningText"))
+            rt = as_map(rc.get("reasoningText"))
             if rt is not None and not _has_sig(rt.get("signature")):
                 continue
         block = jsonify(m)
@@ -101,7 +101,7 @@ def _responses(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary
     if store is None:
         own = r.get("store")
         store = own if isinstance(own, bool) else True
-    items = [m for m in (_map(x) for x in _list(r.get("output"))) if m is not None]
+    items = [m for m in (as_map(x) for x in as_list(r.get("output"))) if m is not None]
     out = []
     for i, m in enumerate(items):
         item = jsonify(m, drop_null=True)
@@ -119,7 +119,7 @@ def _responses(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary
 def _gemini(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str) -> Message:
     parts = []
     for p in gemini_parts(r, choice):
-        m = _map(p)
+        m = as_map(p)
         if m is None:
             continue
         part = jsonify(m)
@@ -137,7 +137,7 @@ _CHAT_FIELDS = ("reasoning_content", "reasoning")
 def _chat(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str) -> Message:
     msg = chat_message(r, choice)
     if msg is None:
-        if _list(r.get("choices")) and "message" not in r:
+        if as_list(r.get("choices")) and "message" not in r:
             raise ValueError(
                 "to_message(): a legacy Completions response (choices[].text) has no "
                 "message form"
@@ -167,7 +167,7 @@ def _chat(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str
 
 
 def _ollama(r: Mapping[str, Any], choice: int, store: Any, field: Any, binary: str) -> Message:
-    msg = _map(r.get("message"))
+    msg = as_map(r.get("message"))
     if msg is not None:
         content = msg.get("content")
         holder = msg

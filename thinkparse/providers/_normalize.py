@@ -29,7 +29,14 @@ from .._spec import (
 from .._types import Extraction
 from ._access import as_mapping
 from ._collector import Collector
-from ._options import check_choice, model_name, one_shot, preset_for, think_options
+from ._options import (
+    check_choice,
+    has_model_table,
+    model_name,
+    one_shot,
+    preset_for,
+    think_options,
+)
 from ._registry import REGISTRY, check_provider, response_family
 from ._turn import Turn
 
@@ -105,7 +112,7 @@ def normalize(
         and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
     ):
         given = None
-        if "model" in d or "modelVersion" in d or "model_version" in d:
+        if has_model_table() and ("model" in d or "modelVersion" in d or "model_version" in d):
             model_preset = preset_for(model_name(d))
             if model_preset is not None:
                 given = {"preset": model_preset}
@@ -116,7 +123,7 @@ def normalize(
         )
     out = Collector(True, None, False, one_shot(given))
     REGISTRY[family].decoder(out, choice).response(d)
-    return out.result(family, Turn(family, d, choice, None))
+    return out.result(family, d, choice)
 
 
 def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:

@@ -135,6 +135,14 @@ _CACHE: dict[str, Optional[str]] = {}
 _TABLE: Optional[Callable[[str], Optional[str]]] = None
 
 
+def has_model_table() -> bool:
+    """Whether a model table exists (so that a payload naming its model is worth a look-up)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _lookup()
+    return _TABLE is not _no_table
+
+
 def _no_table(model: str) -> Optional[str]:
     return None
 

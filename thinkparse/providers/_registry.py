@@ -162,6 +162,7 @@ _RESPONSE_ORDER = tuple(
     REGISTRY[n] for n in ("openai_chat", "bedrock", "openai_responses", "gemini", "anthropic",
                           "ollama")
 )
+_RESPONSE_TESTS = tuple((f.keys, f.is_response, f.name) for f in _RESPONSE_ORDER)
 #: Order in which stream-event shapes are tried (the first match wins).
 _EVENT_ORDER = tuple(
     REGISTRY[n] for n in ("openai_responses", "anthropic", "openai_chat", "gemini", "bedrock",
@@ -204,11 +205,11 @@ def response_family(d: Mapping[str, Any]) -> str:
     """
     if "choices" in d:
         return "openai_chat"
-    for f in _RESPONSE_ORDER:
-        for k in f.keys:
+    for keys, is_response, name in _RESPONSE_TESTS:
+        for k in keys:
             if k in d:
-                if f.is_response(d):
-                    return f.name
+                if is_response(d):
+                    return name
                 break
     hint = ""
     try:

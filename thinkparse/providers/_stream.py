@@ -44,7 +44,7 @@ from ._options import (
     think_options,
 )
 from ._registry import REGISTRY, Decoder, check_provider, event_family
-from ._turn import Message, Turn
+from ._turn import Message
 
 _EMPTY = Delta("", "")
 
@@ -189,10 +189,11 @@ class StreamNormalizer:
         out.flush()
         d = out.take()
         family = self._family or "unknown"
-        turn = None
-        if self._acc is not None:
-            turn = Turn(family, self._acc.response(), self._choice, self._acc)
-        self._result = out.result(family, turn)
+        acc = self._acc
+        if acc is not None:
+            self._result = out.result(family, None, self._choice, acc)
+        else:
+            self._result = out.result(family)
         return d
 
     @property

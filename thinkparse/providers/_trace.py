@@ -1,6 +1,6 @@
 """Chat traces: lists of chat messages (P10).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * The "final assistant message" is the last message whose ``role`` is ``"assistant"``, wherever
   it stands (later ``tool`` or ``user`` messages do not hide it).
@@ -26,7 +26,7 @@ from typing import Any, Optional
 from .._spec import SEPARATOR
 from .._think import split_think
 from ._access import Where, convert, item_map, opt_list, opt_str, readable, shape_error
-from .openai_chat import _thinking_text, details
+from ._chat_fields import details, thinking_text
 
 
 def _messages(messages: Any, what: str) -> list[Mapping[str, Any]]:
@@ -60,7 +60,7 @@ def _content_reasoning(content: Any, where: Where) -> Optional[str]:
             part = item_map(part, cwhere, j)
             t = part.get("type")
             if t == "thinking":
-                b = _thinking_text(part.get("thinking"), (cwhere, j)).strip()
+                b = thinking_text(part.get("thinking"), (cwhere, j)).strip()
                 if b:
                     blocks.append(b)
             elif t == "text" or (t is None and "text" in part):

@@ -29,32 +29,32 @@ class Turn:
     def __init__(
         self,
         provider: str,
-        response: Mapping[str, Any],
+        response: Optional[Mapping[str, Any]],
         choice: int,
         stream: Optional[Any],
+        inline: Optional[str] = None,
     ) -> None:
         self.provider = provider
-        self._response = response
+        self._response = response  # None for a stream until first use
         self._choice = choice
         self._stream = stream
         self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
-        self._inline: Optional[str] = None
-
-    def found_inline(self, reasoning: Optional[str]) -> None:
-        """The reasoning the collector split from inline markup (one block, ``wire == {}``)."""
-        self._inline = reasoning
+        self._inline = inline  # reasoning split from inline markup: one block, wire == {}
 
     @property
     def model(self) -> Optional[str]:
         """The model as reported (``model``, Gemini ``modelVersion``), else ``None``."""
         from ._options import model_name
 
-        return model_name(self._response)
+        return model_name(self.response)
 
     @property
     def response(self) -> Mapping[str, Any]:
         """The response as received (a stream: what its events add up to)."""
-        return self._response
+        r = self._response
+        if r is None:
+            r = self._response = self._stream.response() if self._stream is not None else {}
+        return r
 
     @property
     def choice(self) -> int:
@@ -69,7 +69,7 @@ class Turn:
             from ._wire import blocks_of
 
             b = self._blocks = blocks_of(
-                self.provider, self._response, self._choice, self._inline
+                self.provider, self.response, self._choice, self._inline
             )
         return b
 
@@ -90,9 +90,10 @@ class Turn:
         from ._wire import message_of
 
         check_options(store, reasoning_field, binary)
+        response = self.response
         if self._stream is not None:
             self._stream.check()
         return message_of(
-            self.provider, self._response, self._choice,
+            self.provider, response, self._choice,
             store=store, reasoning_field=reasoning_field, binary=binary,
         )

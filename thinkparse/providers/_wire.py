@@ -35,7 +35,14 @@ Message = Union[dict[str, Any], list[dict[str, Any]]]
 # --- JSON copies -------------------------------------------------------------------------------
 def jsonify(v: Any, drop_null: bool = False) -> Any:
     """A deep copy holding only JSON types (bytes as standard base64, models converted)."""
-    if isinstance(v, str) or v is None or isinstance(v, (bool, int, float)):
+    t = type(v)
+    if t is str or v is None or t is int or t is bool or t is float:
+        return v
+    if t is dict:
+        return {
+            str(k): jsonify(x, drop_null) for k, x in v.items() if not (drop_null and x is None)
+        }
+    if isinstance(v, (str, bool, int, float)):
         return v
     if isinstance(v, Mapping):
         return {
@@ -53,16 +60,18 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
     return v
 
 
-def _map(v: Any) -> Optional[Mapping[str, Any]]:
-    if isinstance(v, Mapping):
+def as_map(v: Any) -> Optional[Mapping[str, Any]]:
+    """``v`` as a mapping (models converted), else ``None``."""
+    if type(v) is dict or isinstance(v, Mapping):
         return v
     if v is None or isinstance(v, (str, bytes, int, float, list, tuple)):
         return None
     return convert(v)
 
 
-def _list(v: Any) -> Sequence[Any]:
-    return v if isinstance(v, (list, tuple)) else ()
+def as_list(v: Any) -> Sequence[Any]:
+    """``v`` when it is a list or tuple, else ``()``."""
+    return v if type(v) is list or isinstance(v, (list, tuple)) else ()
 
 
 def _str(v: Any) -> Optional[str]:
@@ -107,8 +116,8 @@ def _join(texts: list[str]) -> str:
 
 def _texts(parts: Any) -> list[str]:
     out = []
-    for p in _list(parts):
-        m = _map(p)
+    for p in as_list(parts):
+        m = as_map(p)
         if m is not None and isinstance(m.get("text"), str):
             out.append(m["text"])
     return out
@@ -117,8 +126,8 @@ def _texts(parts: Any) -> list[str]:
 # --- per family: blocks ------------------------------------------------------------------------
 def _anthropic_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     out = []
-    for b in _list(r.get("content")):
-        m = _map(b)
+    for b in as_list(r.get("content")):
+        m = as_map(b)
         if m is None:
             continue
         t = m.get("type")
@@ -131,20 +140,20 @@ def _anthropic_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]
     return out
 
 
-def _bedrock_content(r: Mapping[str, Any]) -> Sequence[Any]:
-    out = _map(r.get("output"))
-    msg = _map(out.get("message")) if out is not None else None
-    return _list(msg.get("content")) if msg is not None else ()
+def bedrock_content(r: Mapping[str, Any]) -> Sequence[Any]:
+    out = as_map(r.get("output"))
+    msg = as_map(out.get("message")) if out is not None else None
+    return as_list(msg.get("content")) if msg is not None else ()
 
 
 def _bedrock_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     out = []
-    for b in _bedrock_content(r):
-        m = _map(b)
-        rc = _map(m.get("reasoningContent")) if m is not None else None
+    for b in bedrock_content(r):
+        m = as_map(b)
+        rc = as_map(m.get("reasoningContent")) if m is not None else None
         if rc is None:
             continue
-        rt = _map(rc.get("reasoningText"))
+        rt = as_map(rc.get("reasoningText"))
         if rt is not None:
             text = _s(rt.get("text"))
             out.append(_block("bedrock", _text_kind(text, "text"), text, m,
@@ -156,8 +165,8 @@ def _bedrock_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 def _responses_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     out = []
-    for it in _list(r.get("output")):
-        m = _map(it)
+    for it in as_list(r.get("output")):
+        m = as_map(it)
         if m is None or m.get("type") != "reasoning":
             continue
         raw = _join(_texts(m.get("content")))
@@ -173,15 +182,15 @@ def _responses_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]
 
 def gemini_parts(r: Mapping[str, Any], choice: int) -> Sequence[Any]:
     """``candidates[choice].content.parts`` (empty where any level is missing)."""
-    cands = _list(r.get("candidates"))
+    cands = as_list(r.get("candidates"))
     for i, c in enumerate(cands):
-        m = _map(c)
+        m = as_map(c)
         if m is None:
             continue
         idx = m.get("index")
         if (i if idx is None else idx) == choice:
-            content = _map(m.get("content"))
-            return _list(content.get("parts")) if content is not None else ()
+            content = as_map(m.get("content"))
+            return as_list(content.get("parts")) if content is not None else ()
     return ()
 
 
@@ -192,7 +201,7 @@ def _gemini_sig(m: Mapping[str, Any]) -> Optional[str]:
 def _gemini_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     out = []
     for p in gemini_parts(r, choice):
-        m = _map(p)
+        m = as_map(p)
         if m is None:
             continue
         sig = _gemini_sig(m)
@@ -206,13 +215,13 @@ def _gemini_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 def chat_message(r: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
     """The chosen choice's ``message`` (``None`` for legacy Completions or no choice)."""
-    for i, c in enumerate(_list(r.get("choices"))):
-        m = _map(c)
+    for i, c in enumerate(as_list(r.get("choices"))):
+        m = as_map(c)
         if m is None:
             continue
         idx = m.get("index")
         if (i if idx is None else idx) == choice or (choice == 0 and i == 0 and idx is None):
-            return _map(m.get("message")) or _map(m.get("delta"))
+            return as_map(m.get("message")) or as_map(m.get("delta"))
     return None
 
 
@@ -224,9 +233,9 @@ def _chat_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     if msg is None:
         return []
     out = []
-    details = _list(msg.get("reasoning_details"))
+    details = as_list(msg.get("reasoning_details"))
     for e in details:
-        m = _map(e)
+        m = as_map(e)
         if m is None:
             continue
         t = m.get("type")
@@ -249,7 +258,7 @@ def _chat_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     content = msg.get("content")
     if isinstance(content, (list, tuple)):
         for ch in content:
-            m = _map(ch)
+            m = as_map(ch)
             if m is not None and m.get("type") == "thinking":
                 th = m.get("thinking")
                 text = th if isinstance(th, str) else "".join(_texts(th))
@@ -258,7 +267,7 @@ def _chat_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 
 def _ollama_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
-    msg = _map(r.get("message"))
+    msg = as_map(r.get("message"))
     holder = msg if msg is not None else r
     th = holder.get("thinking")
     if not isinstance(th, str):

@@ -15,7 +15,7 @@ Wire facts (anthropic-sdk-python ``src/anthropic/types/``):
   ``input_json_delta``, ``citations_delta``), ``content_block_stop``, ``message_delta``
   (``usage``, cumulative ``output_tokens``), ``message_stop``; plus ``ping`` and ``error``.
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * A thinking block whose ``thinking`` is empty (``""`` or missing: ``display: "omitted"``) is
   redacted (P6); in a stream this is decided at its ``content_block_stop`` (or at the end).
@@ -69,17 +69,37 @@ class Decoder:
         self._blocks: dict[Any, list[Any]] = {}
 
     def response(self, d: Mapping[str, Any]) -> None:
-        """A whole ``Message``: each content block is a start and a stop of one."""
+        """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
+        and stop events of each block give)."""
         content = req_array(d, "content")
+        out = self.out
         for i, block in enumerate(content):
             if type(block) is not dict:
                 block = item_map(block, "content", i)
-            self._start(i, block, ("content", i))
-            self._stop(i)
+            t = block.get("type")
+            if t == "text":
+                text = block.get("text")
+                if type(text) is not str:
+                    text = opt_str(block, "text", ("content", i))
+                if text:
+                    out.visible(text)
+            elif t == "thinking":
+                text = block.get("thinking")
+                if type(text) is not str:
+                    text = opt_str(block, "thinking", ("content", i))
+                if text:
+                    out.reasoning(("b", i), text, BLOCKS)
+                else:
+                    out.redact()  # display omitted (P6)
+                sig = block.get("signature")
+                if sig:
+                    out.signature(signature_text(sig, ("content", i), "signature"))
+            elif t == "redacted_thinking":
+                out.redact()
         self._usage(d, "")
         reason = d.get("stop_reason")
         if reason is not None:
-            self.out.finish(reason)
+            out.finish(reason)
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")

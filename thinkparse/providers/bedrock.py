@@ -15,7 +15,7 @@ Wire facts (Bedrock API reference: ``Converse`` response, ``ContentBlock``,
   ``{usage, metrics}``.
 * Bedrock reports no reasoning-token count.
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * Each ``reasoningContent`` block is a segment (P2); in a stream, segments follow
   ``contentBlockIndex``.  A block's streamed signature pieces are concatenated and released at

@@ -14,7 +14,7 @@ types.py``: ``Part``, ``Candidate``, ``GenerateContentResponseUsageMetadata``):
 * A stream is a sequence of whole responses, each holding the new parts; usage figures in
   streams are cumulative.
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * Consecutive thought parts form one segment (Gemini streams a thought summary across parts and
   chunks); a thought after a non-thought part starts a new segment (P2).

@@ -24,7 +24,7 @@ Wire facts and their sources:
   ``prompt + completion + reasoning`` (Vertex AI "Reasoning for Grok models" example: 663 + 50 +
   124 = 837), whereas OpenAI's ``completion_tokens`` include them (total = prompt + completion).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * ``choice=k`` (W4) reads the choice whose ``index`` is ``k`` (a choice without ``index`` counts
   by its position); in a stream, chunks of other choices are skipped.  A response whose
@@ -54,13 +54,10 @@ from typing import Any, Optional
 
 from .._errors import ResponseShapeError
 from ._access import (
-    Figures,
     Where,
-    count_figures,
     item_map,
     join_path,
     missing,
-    opt_int,
     opt_list,
     opt_map,
     opt_str,
@@ -70,15 +67,19 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS, FIELD
+from ._chat_fields import (
+    content_parts,
+    details,
+    first_readable,
+    thinking_text,
+    usage_figures,
+)
 from ._collector import Collector
 
 PROVIDER = "openai_chat"
 
 #: Keep-alive and error events of other stream formats (they carry nothing to extract).
 NEUTRAL_EVENTS = frozenset({"ping", "error"})
-
-_NO_FIGURES: Figures = (None, None, None, None)
-
 
 def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
     """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
@@ -104,141 +105,6 @@ def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
     raise ResponseShapeError(
         join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
     )
-
-
-# --- usage (P5, P12) ---------------------------------------------------------------------------
-def _figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """(input, output, total, reasoning) of one usage object."""
-    p, c, t, r = count_figures(
-        u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
-        ("completion_tokens_details", "reasoning_tokens"),
-    )
-    if r is None and "reasoning_tokens" in u:
-        r = opt_int(u, "reasoning_tokens", where)
-    if r and p is not None and c is not None and t is not None and t == p + c + r:
-        c += r  # xAI: completion_tokens exclude the reasoning tokens
-    return p, c, t, r
-
-
-def usage_figures(d: Mapping[str, Any]) -> Figures:
-    """Usage figures of a response or chunk: ``usage``, completed from Groq's ``x_groq.usage``."""
-    u = d.get("usage")
-    figs = _NO_FIGURES
-    if u is not None:
-        if type(u) is not dict:
-            u = opt_map(d, "usage", "")
-        if u is not None:
-            figs = _figures(u, "usage")
-    xg = d.get("x_groq")
-    if xg is not None and None in figs:
-        if type(xg) is not dict:
-            xg = opt_map(d, "x_groq", "")
-        xu = opt_map(xg, "usage", "x_groq") if xg is not None else None
-        if xu is not None:
-            g = _figures(xu, "x_groq.usage")
-            figs = (
-                figs[0] if figs[0] is not None else g[0],
-                figs[1] if figs[1] is not None else g[1],
-                figs[2] if figs[2] is not None else g[2],
-                figs[3] if figs[3] is not None else g[3],
-            )
-    return figs
-
-
-# --- message parts -----------------------------------------------------------------------------
-def _thinking_text(v: Any, where: Where) -> str:
-    """The text of a Mistral ``thinking`` value: a string or a list of text chunks."""
-    if isinstance(v, str):
-        return v
-    if v is None:
-        return ""
-    if not isinstance(v, (list, tuple)):
-        raise shape_error(where, "thinking", "an array or a string", v)
-    inner = (where, "thinking")
-    texts = []
-    for j, ch in enumerate(v):
-        if isinstance(ch, str):
-            texts.append(ch)
-            continue
-        ch = item_map(ch, inner, j)
-        t = ch.get("type")
-        if t is None or t == "text":
-            text = opt_str(ch, "text", (inner, j))
-            if text:
-                texts.append(text)
-    return "".join(texts)
-
-
-def content_parts(items: Sequence[Any], where: Where) -> tuple[str, list[str]]:
-    """Visible text and thinking segments of a content list (Mistral chunks, text parts)."""
-    visible: list[str] = []
-    thinking: list[str] = []
-    for i, part in enumerate(items):
-        if isinstance(part, str):
-            visible.append(part)
-            continue
-        part = item_map(part, where, i)
-        t = part.get("type")
-        if t == "thinking":
-            thinking.append(_thinking_text(part.get("thinking"), (where, i)))
-        elif t == "text" or t == "output_text" or (t is None and "text" in part):
-            text = opt_str(part, "text", (where, i))
-            if text:
-                visible.append(text)
-        elif t == "refusal":
-            text = opt_str(part, "refusal", (where, i))
-            if text:
-                visible.append(text)
-    return "".join(visible), thinking
-
-
-def details(
-    items: Sequence[Any], where: Where
-) -> tuple[list[str], list[str], bool]:
-    """OpenRouter ``reasoning_details``: (segments, signatures, redacted)."""
-    groups: dict[Any, list[str]] = {}
-    sigs: list[str] = []
-    redacted = False
-    for i, e in enumerate(items):
-        e = item_map(e, where, i)
-        t = e.get("type")
-        key = e.get("index")
-        if type(key) is not int:
-            key = ("#", i)
-        if t == "reasoning.text":
-            text = opt_str(e, "text", (where, i))
-            sig = signature_text(e.get("signature"), (where, i), "signature")
-            if sig:
-                sigs.append(sig)
-        elif t == "reasoning.summary":
-            text = opt_str(e, "summary", (where, i))
-        elif t == "reasoning.encrypted":
-            if e.get("data"):
-                redacted = True
-            continue
-        else:
-            continue
-        if text:
-            g = groups.get(key)
-            if g is None:
-                groups[key] = [text]
-            else:
-                g.append(text)
-    return ["".join(g) for g in groups.values()], sigs, redacted
-
-
-def _first_readable(msg: Mapping[str, Any], where: Where) -> Optional[str]:
-    rc = msg.get("reasoning_content")
-    if rc is not None and type(rc) is not str:
-        rc = opt_str(msg, "reasoning_content", where)
-    if rc and not rc.isspace():
-        return rc
-    r = msg.get("reasoning")
-    if r is not None and type(r) is not str:
-        r = opt_str(msg, "reasoning", where)
-    if r and not r.isspace():
-        return r
-    return None
 
 
 class Decoder:
@@ -316,7 +182,7 @@ class Decoder:
                 if redacted:
                     out.redact()
         if not done:
-            text = _first_readable(msg, where)
+            text = first_readable(msg, where)
             if text is not None:
                 out.reasoning("f", text, FIELD)
         if thinking:
@@ -448,7 +314,7 @@ class Decoder:
             part = item_map(part, where, i)
             t = part.get("type")
             if t == "thinking":
-                text = _thinking_text(part.get("thinking"), (where, i))
+                text = thinking_text(part.get("thinking"), (where, i))
                 if text:
                     if self._after_text:
                         self._mseg += 1

@@ -15,7 +15,7 @@ Wire facts (openai-python ``src/openai/types/responses/``):
   ``response.output_item.added`` / ``.done`` (``item``), ``response.completed`` /
   ``response.incomplete`` / ``response.failed`` (``response``, with usage).
 
-Decisions where the specification is silent:
+Decisions where docs/behaviour.md is silent:
 
 * Every reasoning item is read in order.  Each summary part and each raw ``content`` part is a
   segment (P2); an item's raw content is used when it has readable text, else its summary (P4).
@@ -162,9 +162,25 @@ class Decoder:
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
 
     def response(self, d: Mapping[str, Any]) -> None:
-        """A whole ``Response``: every output item, as a stream's final event gives them."""
+        """A whole ``Response``: every output item (the parts a stream's final event gives)."""
         output = req_array(d, "output")
-        self._response(d, output, "")
+        out = self.out
+        for i, item in enumerate(output):
+            if type(item) is not dict:
+                item = item_map(item, "output", i)
+            t = item.get("type")
+            if t == "message":
+                if item.get("phase") == "commentary":
+                    continue
+                for text in message_parts(item, ("output", i)):
+                    out.visible(text)
+            elif t == "reasoning":
+                segs, red = reasoning_parts(item, ("output", i))
+                for j, seg in enumerate(segs):
+                    out.reasoning((i, j), seg, BLOCKS)
+                if red:
+                    out.redact()
+        self._response(d, (), "")
 
     def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
         for i, item in enumerate(output or ()):

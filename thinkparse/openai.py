@@ -1,0 +1,319 @@
+"""``wrap``: an ``openai`` client whose chat completions come back with the reasoning separated.
+
+For servers that put raw ``<think>`` markup in ``content`` (vLLM without a reasoning parser,
+llama.cpp, older Ollama, most OpenAI-compatible proxies in front of them), see
+docs/behaviour.md#w3.  ``wrap(client)`` returns a client of the same class whose
+``chat.completions.create`` results -- plain and ``stream=True``, with ``OpenAI`` and
+``AsyncOpenAI`` -- carry the visible text in ``content`` and the reasoning in
+``reasoning_content``, the field DeepSeek and vLLM's reasoning parsers use.  It is the Python
+counterpart of the Vercel AI SDK's ``extractReasoningMiddleware``.
+
+``openai`` is imported lazily, only to check the client's type: it is never a dependency of
+thinkparse.
+
+Decisions where the rules are silent:
+
+* **The wrapped client is a copy** (``client.with_options()``, which shares the connection pool)
+  whose ``chat.completions.create`` is replaced: ``isinstance(wrapped, OpenAI)`` holds, every
+  other attribute is the client's own, and the client passed in is not changed.  Only
+  ``chat.completions.create`` is rewritten (``with_raw_response``, ``.stream()``,
+  ``.parse()`` and the Responses API are the client's own).  Each call has its own scanners, so
+  concurrent calls are safe.
+* **Options.**  ``think_options`` given to ``wrap`` apply to every call.  Without them, each
+  call uses the preset of its request's ``model`` (``preset_for_model``, P13), else the defaults
+  (``<think>`` tags, content starting outside a block).  Plain and streamed results use the same
+  options (no ``"auto"``), so the same server output gives the same split in both modes.
+* **Plain results.**  Each choice's ``message.content`` goes through ``split_think``:
+  ``content`` becomes the visible text and, when a block was found, ``reasoning_content`` the
+  reasoning.  A message without markup is returned unchanged (no ``reasoning_content`` is
+  added), and so is a message that already carries ``reasoning_content`` or ``reasoning`` (the
+  server separated it).
+* **Streamed results.**  Each choice index has its own scanner (``n > 1``).  A chunk's
+  ``delta.content`` becomes the visible part of what the scanner released (``None`` when none)
+  and ``delta.reasoning_content`` the reasoning part (``None`` when none).  Text the scanner
+  holds (a partial tag) is released in the chunk that carries the choice's ``finish_reason``;
+  if the stream ends, or a usage-only chunk (``choices: []``) arrives, while a choice is still
+  open, a chunk built from that choice's last chunk (same id, model, created) carries it
+  first.  A choice whose deltas carry ``reasoning_content`` or ``reasoning`` is passed through
+  untouched from then on.
+* The returned objects are the SDK's own (``ChatCompletion``, ``ChatCompletionChunk``) with
+  fields set; ``reasoning_content`` is an extra field, so it is in ``model_dump()`` too.  The
+  stream is a thin iterator over the SDK's stream (``close()``, ``with``, ``response`` pass
+  through).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import AsyncIterator, Iterator
+from types import TracebackType
+from typing import Any, Callable, Optional, TypeVar
+
+from ._models import preset_for_model
+from ._scanner import ThinkScanner
+from ._think import split_think
+
+__all__ = ["wrap"]
+
+ClientT = TypeVar("ClientT")
+
+_OPTIONS = ("tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset")
+_REASONING_FIELDS = ("reasoning_content", "reasoning")
+
+
+def _has_reasoning(obj: Any) -> bool:
+    return any(getattr(obj, name, None) for name in _REASONING_FIELDS)
+
+
+def _options_for(fixed: Optional[dict[str, Any]], kwargs: dict[str, Any]) -> dict[str, Any]:
+    if fixed is not None:
+        return fixed
+    model = kwargs.get("model")
+    preset = preset_for_model(model) if isinstance(model, str) else None
+    return {} if preset is None else {"preset": preset}
+
+
+def _split_message(response: Any, options: dict[str, Any]) -> Any:
+    """Separate the reasoning of every choice of a plain ``ChatCompletion`` (in place)."""
+    for choice in getattr(response, "choices", None) or ():
+        message: Any = getattr(choice, "message", None)
+        content = getattr(message, "content", None)
+        if not isinstance(content, str) or _has_reasoning(message):
+            continue
+        split = split_think(content, **options)
+        if split.visible != content:
+            message.content = split.visible
+        if split.reasoning is not None:
+            message.reasoning_content = split.reasoning
+    return response
+
+
+class _Rewriter:
+    """The per-stream state: one scanner per choice index, and the last chunk of each."""
+
+    __slots__ = ("last", "options", "passthrough", "scanners")
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.scanners: dict[int, ThinkScanner] = {}
+        self.last: dict[int, tuple[Any, Any]] = {}
+        self.passthrough: set[int] = set()
+
+    def chunk(self, chunk: Any) -> list[Any]:
+        """The chunks to yield for ``chunk``: a synthesised flush first when needed."""
+        choices = getattr(chunk, "choices", None)
+        if not choices:
+            # a usage-only (or empty) chunk: release what open choices still hold first
+            return [*self.finish(), chunk]
+        for choice in choices:
+            self._choice(chunk, choice)
+        return [chunk]
+
+    def _choice(self, chunk: Any, choice: Any) -> None:
+        index = getattr(choice, "index", 0)
+        index = index if isinstance(index, int) else 0
+        delta = getattr(choice, "delta", None)
+        if index in self.passthrough or delta is None:
+            return
+        scanner = self.scanners.get(index)
+        if _has_reasoning(delta):
+            # the server separates reasoning itself: leave this choice alone from now on
+            self.passthrough.add(index)
+            if scanner is not None:
+                del self.scanners[index]
+                held = scanner.close()
+                if held.visible:
+                    delta.content = held.visible + (delta.content or "")
+            return
+        content = getattr(delta, "content", None)
+        if scanner is None:
+            if content is None and getattr(choice, "finish_reason", None) is None:
+                return
+            scanner = self.scanners[index] = ThinkScanner(**self.options)
+        self.last[index] = (chunk, choice)
+        out = scanner.feed(content) if isinstance(content, str) else None
+        visible = out.visible if out is not None else ""
+        reasoning = out.reasoning if out is not None else ""
+        if getattr(choice, "finish_reason", None) is not None:
+            held = scanner.close()
+            del self.scanners[index]
+            visible += held.visible
+            reasoning += held.reasoning
+        delta.content = visible or None
+        delta.reasoning_content = reasoning or None
+
+    def finish(self) -> list[Any]:
+        """Chunks releasing what still-open choices hold (empty when nothing is held)."""
+        out = []
+        for index, scanner in list(self.scanners.items()):
+            del self.scanners[index]
+            held = scanner.close()
+            if not (held.visible or held.reasoning):
+                continue
+            chunk, choice = self.last[index]
+            delta = choice.delta.model_copy()
+            for name in ("role", "tool_calls", "function_call", "refusal"):
+                if getattr(delta, name, None) is not None:
+                    setattr(delta, name, None)
+            delta.content = held.visible or None
+            delta.reasoning_content = held.reasoning or None
+            new_choice = choice.model_copy(update={"delta": delta, "finish_reason": None})
+            out.append(chunk.model_copy(update={"choices": [new_choice], "usage": None}))
+        return out
+
+
+class _Stream:
+    """A synchronous chunk stream with the reasoning separated (W3)."""
+
+    def __init__(self, stream: Any, options: dict[str, Any]) -> None:
+        self._stream = stream
+        self._rewriter = _Rewriter(options)
+        self._chunks = self._gen()
+
+    def _gen(self) -> Iterator[Any]:
+        rewriter = self._rewriter
+        for chunk in self._stream:
+            yield from rewriter.chunk(chunk)
+        yield from rewriter.finish()
+
+    def __iter__(self) -> Iterator[Any]:
+        return self._chunks
+
+    def __next__(self) -> Any:
+        return next(self._chunks)
+
+    def __enter__(self) -> _Stream:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the underlying SDK stream."""
+        self._stream.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _AsyncStream:
+    """An asynchronous chunk stream with the reasoning separated (W3)."""
+
+    def __init__(self, stream: Any, options: dict[str, Any]) -> None:
+        self._stream = stream
+        self._rewriter = _Rewriter(options)
+        self._chunks = self._gen()
+
+    async def _gen(self) -> AsyncIterator[Any]:
+        rewriter = self._rewriter
+        async for chunk in self._stream:
+            for out in rewriter.chunk(chunk):
+                yield out
+        for out in rewriter.finish():
+            yield out
+
+    def __aiter__(self) -> AsyncIterator[Any]:
+        return self._chunks
+
+    async def __anext__(self) -> Any:
+        return await self._chunks.__anext__()
+
+    async def __aenter__(self) -> _AsyncStream:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: Optional[type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the underlying SDK stream."""
+        await self._stream.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _sync_create(create: Callable[..., Any], fixed: Optional[dict[str, Any]]) -> Any:
+    @functools.wraps(create)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        options = _options_for(fixed, kwargs)
+        result = create(*args, **kwargs)
+        if kwargs.get("stream") is True:
+            return _Stream(result, options)
+        return _split_message(result, options)
+
+    return wrapped
+
+
+def _async_create(create: Callable[..., Any], fixed: Optional[dict[str, Any]]) -> Any:
+    @functools.wraps(create)
+    async def wrapped(*args: Any, **kwargs: Any) -> Any:
+        options = _options_for(fixed, kwargs)
+        result = await create(*args, **kwargs)
+        if kwargs.get("stream") is True:
+            return _AsyncStream(result, options)
+        return _split_message(result, options)
+
+    return wrapped
+
+
+def wrap(client: ClientT, /, **think_options: Any) -> ClientT:
+    """A copy of an ``openai`` client whose chat completions separate inline reasoning (W3).
+
+    See docs/behaviour.md#w3 and the module docstring for the details.
+
+    Args:
+        client: an ``openai.OpenAI`` or ``openai.AsyncOpenAI`` client (or a subclass, such as
+            ``AzureOpenAI``).
+        **think_options: ``tags``, ``delimiters``, ``start_in_reasoning``, ``code_aware``,
+            ``max_tentative``, ``preset`` for every call; without them each call uses the
+            preset of its ``model`` (``preset_for_model``), else the defaults.
+
+    Returns:
+        A client of the same class, sharing the connection pool, whose
+        ``chat.completions.create`` returns ``content`` without the markup and the reasoning in
+        ``reasoning_content``.
+
+    Raises:
+        TypeError: ``client`` is not an ``openai`` client (or ``openai`` is not installed), or
+            an unknown option.
+        ValueError: an invalid option value (``start_in_reasoning="auto"`` included: the same
+            options serve plain and streamed results).
+    """
+    try:
+        import openai
+    except ImportError:  # pragma: no cover - the test extra installs openai
+        raise TypeError(
+            "wrap() takes an openai.OpenAI or openai.AsyncOpenAI client; the openai package "
+            "is not installed"
+        ) from None
+    if not isinstance(client, (openai.OpenAI, openai.AsyncOpenAI)):
+        raise TypeError(
+            "wrap(): client must be an openai.OpenAI or openai.AsyncOpenAI client, "
+            f"not {type(client).__name__}"
+        )
+    fixed: Optional[dict[str, Any]] = None
+    if think_options:
+        for name in think_options:
+            if name not in _OPTIONS:
+                raise TypeError(f"wrap() got an unexpected keyword argument {name!r}")
+        ThinkScanner(**think_options)  # checks every value now, not at the first call
+        fixed = dict(think_options)
+    copy = client.with_options()
+    completions = copy.chat.completions
+    create = completions.create
+    if isinstance(client, openai.AsyncOpenAI) or inspect.iscoroutinefunction(create):
+        completions.create = _async_create(create, fixed)  # type: ignore[method-assign]
+    else:
+        completions.create = _sync_create(create, fixed)  # type: ignore[method-assign]
+    return copy  # type: ignore[return-value]
