@@ -1,4 +1,4 @@
-"""Deterministic documents for the scanner benchmarks (SPEC section 8, S6).
+"""Deterministic documents for the scanner benchmarks (docs/behaviour.md#performance, S6).
 
 Every generator returns a ``str`` of exactly the requested length and depends only on its
 arguments (a seeded :class:`random.Random`), so two runs -- and two processes -- measure the same

@@ -1,11 +1,11 @@
-"""Speed of the ``<think>`` scanner: both implementations side by side (SPEC section 8).
+"""Speed of the ``<think>`` scanner: both implementations side by side (docs/behaviour.md#performance).
 
 Sections (``--section N``):
 
 1. ``ThinkScanner.feed`` on a realistic 20 000-character stream cut into 1-, 4-, 16-character and
    64 KB chunks: ns per ``feed()`` call, next to SGLang's ``ReasoningParser`` (model ``qwen3``) on
    the same chunks when a Python with SGLang is given (``--peer-python``).
-2. (reserved: section 2 of the specification's list, the SGLang comparison, is part of table 1.)
+2. (reserved: section 2 of the targets list, the SGLang comparison, is part of table 1.)
 3. One-shot throughput (``feed(text)`` + ``close()``, which is what ``split_think`` does, and
    ``split_think`` itself with the active scanner) on 10 MB documents, as a ratio to a memchr scan
    of the same string (``doc.find("\\x00")``) measured in the same run.
@@ -46,7 +46,7 @@ import _docs
 SGLANG_MISSING = "sglang not installed"
 GROWTH_INPUTS = ("realistic", *_docs.ADVERSARIAL)
 
-# Targets of SPEC section 8.
+# Targets of docs/behaviour.md#performance.
 TARGET_VS_SGLANG = {"python": 6.0, "cython": 25.0}
 TARGET_VS_MEMCHR = {"realistic": 0.1, "tag-free prose": 0.5}
 TARGET_GROWTH = 2.0

@@ -1,4 +1,4 @@
-"""The benchmark suite works (SPEC section 8): documents, timers, tables and the SGLang worker.
+"""The benchmark suite works (docs/behaviour.md#performance): documents, timers, tables and the SGLang worker.
 
 Correctness only: every measurement function runs once on a tiny input.  No timing thresholds.
 """

@@ -1,4 +1,4 @@
-"""The ``thinkparse`` command on text input: modes, options, detection, errors (SPEC section 7).
+"""The ``thinkparse`` command on text input: modes, options, detection, errors (docs/behaviour.md#cli).
 
 Every test runs the real program, ``python -m thinkparse``, in a subprocess with the same
 ``sys.path`` as this process, so it checks the source tree or an installed package alike.

@@ -1,5 +1,5 @@
 """The ``thinkparse`` command on JSON Lines: detection, per-record errors, progress, memory
-(SPEC section 7 "JSON Lines at scale")."""
+(docs/behaviour.md#cli "JSON Lines at scale")."""
 
 from __future__ import annotations
 

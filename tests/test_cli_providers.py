@@ -1,5 +1,5 @@
 """The ``thinkparse`` command on provider JSON: responses, event arrays, forced families
-(SPEC section 7 over section 6)."""
+(docs/behaviour.md#cli over #p1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``thinkparse --stream``, terminals, signals and closed pipes (SPEC section 7).
+"""``thinkparse --stream``, terminals, signals and closed pipes (docs/behaviour.md#cli).
 
 The live tests write to the program's standard input in pieces and read each answer back
 *before* the input ends, waiting with ``select`` (a generous deadline only guards against a

@@ -1,4 +1,4 @@
-"""parse(): the single-block <REASONING> convention, rule by rule (SPEC section 2, R1-R6)."""
+"""parse(): the single-block <REASONING> convention, rule by rule (docs/behaviour.md#r1, R1-R6)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ OPEN, CLOSE = "<REASONING>", "</REASONING>"
 
 CASES = [
     # (id, message, visible, reasoning, tokens_est)
-    # SPEC section 2 example: tags on their own lines.
+    # docs/behaviour.md#r1 example: tags on their own lines.
     ("spec-example",
      f"{OPEN}\nStep 1: Fetch account balance...\nStep 2: Compare deltas...\n{CLOSE}\n"
      "Final balance increased by 12 SOL.",

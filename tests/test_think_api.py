@@ -1,4 +1,4 @@
-"""Public API of the ``<think>`` scanner (SPEC sections 1, 4 and 5), on both implementations.
+"""Public API of the ``<think>`` scanner (docs/behaviour.md#a1, #s1 and #presets), on both implementations.
 
 Option validation, argument types, the closed-scanner contract, ``Delta`` / ``Split`` behaviour,
 the presets, ``iter_think`` / ``aiter_think``, ``IMPLEMENTATION`` and the parity of the two

@@ -1,4 +1,4 @@
-"""Property tests for the ``<think>`` scanner (SPEC sections 3 and 4).
+"""Property tests for the ``<think>`` scanner (docs/behaviour.md#t1 and #s1).
 
 Texts are built from an alphabet of tag-like fragments so that tags, near-misses, code markers and
 whitespace collide often; options and chunkings (cut points, empty chunks included) are random.

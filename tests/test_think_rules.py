@@ -1,7 +1,7 @@
-"""Rule tables for the ``<think>`` scanner (SPEC section 3, rules T1-T10).
+"""Rule tables for the ``<think>`` scanner (docs/behaviour.md#t1, rules T1-T10).
 
 Every row gives a text, the options and the exact ``(visible, reasoning)`` that the rules
-produce; the values are derived from the SPEC text, rule by rule.  Each row runs through
+produce; the values are derived from docs/behaviour.md, rule by rule.  Each row runs through
 ``split_think`` (the active implementation) and through a one-shot feed + close of both
 scanner implementations.  ``tests/test_think_stream.py`` feeds the same rows in every chunking
 (S1).
@@ -48,7 +48,7 @@ SIR = {"start_in_reasoning": True}
 MAGISTRAL = {"delimiters": [("[THINK]", "[/THINK]")]}
 KIMI_OPEN, KIMI_CLOSE = "\u25c1think\u25b7", "\u25c1/think\u25b7"
 
-# --- SPEC section 3, the examples table, row by row ------------------------------------------
+# --- docs/behaviour.md#t1, the examples table, row by row ------------------------------------------
 TABLE = [
     case("table-1", "<think>\nplan\n</think>\n\nAnswer.", "Answer.", "plan"),
     case("table-2", "plain text\n", "plain text\n", None),

@@ -1,9 +1,9 @@
-"""Streaming contract of ``ThinkScanner`` (SPEC section 4, S1-S7), on both implementations.
+"""Streaming contract of ``ThinkScanner`` (docs/behaviour.md#s1, S1-S7), on both implementations.
 
 * S1: every row of the rule tables (``test_think_rules.py``) is fed whole, one character at a
   time, at every two-way split, at every chunk size 1..8 at every offset, and with empty chunks
   interleaved; the concatenated deltas plus ``close()`` must equal the row's hand-derived result.
-* S2/S3/S4: exact deltas, call by call, for situations where the SPEC says what is released.
+* S2/S3/S4: exact deltas, call by call, for situations where docs/behaviour.md says what is released.
 * S6: adversarial inputs give correct results (no timing assertions here).
 * S7: the fast path returns the chunk object itself, and only when all its conditions hold.
 """

@@ -1,4 +1,4 @@
-"""The exception hierarchy (SPEC section 1).
+"""The exception hierarchy (docs/behaviour.md#a1).
 
 Every error the library raises on purpose derives from :class:`ThinkParseError`, and also from
 the built-in class a caller would naturally catch (``ValueError`` for bad data or options,
