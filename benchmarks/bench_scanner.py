@@ -1,4 +1,4 @@
-"""Speed of the ``<think>`` scanner: both implementations side by side (docs/behaviour.md#performance).
+"""Speed of the ``<think>`` scanner: both implementations side by side (performance targets).
 
 Sections (``--section N``):
 
@@ -46,7 +46,7 @@ import _docs
 SGLANG_MISSING = "sglang not installed"
 GROWTH_INPUTS = ("realistic", *_docs.ADVERSARIAL)
 
-# Targets of docs/behaviour.md#performance.
+# Targets of behaviour.md#performance.
 TARGET_VS_SGLANG = {"python": 6.0, "cython": 25.0}
 TARGET_VS_MEMCHR = {"realistic": 0.1, "tag-free prose": 0.5}
 TARGET_GROWTH = 2.0

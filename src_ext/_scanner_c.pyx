@@ -349,7 +349,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         code_aware: tags inside Markdown code are text (T5).
         max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
             or more, for no limit.
-        preset: a model family's options (section 5); explicit options win.
+        preset: a model family's options (docs/behaviour.md#presets); explicit options win.
 
     The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
     :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.

@@ -1,4 +1,4 @@
-"""Shared fixtures: every scanner test runs against both implementations (S5, section 9).
+"""Shared fixtures: every scanner test runs against both implementations (S5, build rules).
 
 ``scanner_cls`` is parametrised over the pure-Python and the compiled scanner.  When the compiled
 module is missing it is skipped with a visible reason, unless ``THINKPARSE_REQUIRE_EXTENSIONS=1``

@@ -1,4 +1,4 @@
-"""The benchmark suite works (docs/behaviour.md#performance): documents, timers, tables and the SGLang worker.
+"""The benchmark suite works (performance targets): documents, timers, tables and the SGLang worker.
 
 Correctness only: every measurement function runs once on a tiny input.  No timing thresholds.
 """
@@ -38,7 +38,7 @@ def _impls(cls: Any) -> list[tuple[str, Any]]:
 # --- documents ----------------------------------------------------------------------------
 
 
-def test_realistic_document_shape(bench: ModuleType) -> None:  # section 8, row 1
+def test_realistic_document_shape(bench: ModuleType) -> None:  # behaviour.md#performance, row 1
     docs = bench._docs
     doc = docs.realistic_document(20_000)
     assert len(doc) == 20_000
@@ -58,7 +58,7 @@ def test_realistic_document_rejects_tiny_sizes(bench: ModuleType) -> None:
         bench._docs.realistic_document(999)
 
 
-def test_tag_free_prose(bench: ModuleType) -> None:  # section 8, row 4
+def test_tag_free_prose(bench: ModuleType) -> None:  # behaviour.md#performance, row 4
     text = bench._docs.tag_free_prose(50_000)
     assert len(text) == 50_000
     assert not set(text) & {"<", "`", "~"}
@@ -128,7 +128,7 @@ def test_load_implementations(bench: ModuleType) -> None:
 # --- sections ------------------------------------------------------------------------------
 
 
-def test_bench_stream_runs(bench: ModuleType, scanner_cls: Any) -> None:  # section 8, rows 1-2
+def test_bench_stream_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targets 1-2
     table = bench.bench_stream(_impls(scanner_cls), n_chars=1000, chunk_sizes=(1, 4, 64), repeats=1)
     assert [row[:2] for row in table.rows] == [["1", "1,000"], ["4", "250"], ["64", "16"]]
     assert all(row[-2:] == ["skipped", "-"] for row in table.rows)
@@ -138,7 +138,7 @@ def test_bench_stream_runs(bench: ModuleType, scanner_cls: Any) -> None:  # sect
     assert table.render().startswith("### 1. ThinkScanner.feed")
 
 
-def test_bench_one_shot_runs(bench: ModuleType, scanner_cls: Any) -> None:  # section 8, rows 3-4
+def test_bench_one_shot_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targets 3-4
     table = bench.bench_one_shot(_impls(scanner_cls), n_chars=2000, repeats=1)
     assert [row[0] for row in table.rows] == ["realistic"] * 3 + ["tag-free prose"] * 3
     assert [row[1].split(":")[0] for row in table.rows[:3]] == [
@@ -149,7 +149,7 @@ def test_bench_one_shot_runs(bench: ModuleType, scanner_cls: Any) -> None:  # se
     assert all(row[4].replace(",", "").isdigit() for row in table.rows)
 
 
-def test_bench_growth_runs(bench: ModuleType, scanner_cls: Any) -> None:  # section 8, row 5
+def test_bench_growth_runs(bench: ModuleType, scanner_cls: Any) -> None:  # target 5
     table = bench.bench_growth(_impls(scanner_cls), small=1000, large=3000, repeats=1)
     expected = [(name, mode) for name in bench.GROWTH_INPUTS for mode in ("chunked 7", "whole")]
     assert [(row[0], row[2]) for row in table.rows] == expected

@@ -1,4 +1,4 @@
-"""The ``thinkparse`` command on text input: modes, options, detection, errors (docs/behaviour.md#cli).
+"""The ``thinkparse`` command on text input: modes, options, detection, errors (CLI rules).
 
 Every test runs the real program, ``python -m thinkparse``, in a subprocess with the same
 ``sys.path`` as this process, so it checks the source tree or an installed package alike.
@@ -41,12 +41,12 @@ USAGE_HINT = " (see 'thinkparse --help')\n"
 
 # ---- text input -----------------------------------------------------------------------------
 def test_think_file_prints_visible_text() -> None:
-    # Section 7 "Output": the visible text of <think> input (split_think, T8), plus a newline.
+    # CLI rules "Output": the visible text of <think> input (split_think, T8), plus a newline.
     check(run(EXAMPLES / "think.txt"), "The capital of Australia is Canberra.\n")
 
 
 def test_think_file_reasoning() -> None:
-    # Section 7 "--reasoning"; T8 (each block stripped).
+    # behaviour.md#cli "--reasoning"; T8 (each block stripped).
     check(
         run("--reasoning", EXAMPLES / "think.txt"),
         "The user asks for the capital of Australia.\n"
@@ -55,7 +55,7 @@ def test_think_file_reasoning() -> None:
 
 
 def test_reasoning_block_file_goes_to_parse() -> None:
-    # Section 7: text containing <REASONING> goes to parse (R4, R5).
+    # behaviour.md#cli: text containing <REASONING> goes to parse (R4, R5).
     check(run(EXAMPLES / "reasoning-block.txt"), "Final balance increased by 12 SOL.\n")
     check(
         run("--json", EXAMPLES / "reasoning-block.txt"),
@@ -65,7 +65,7 @@ def test_reasoning_block_file_goes_to_parse() -> None:
 
 
 def test_json_output_for_think_text() -> None:
-    # Section 7 "--json": flat snake_case object; tokens_est = ceil(100 / 4).
+    # behaviour.md#cli "--json": flat snake_case object; tokens_est = ceil(100 / 4).
     check(
         run("--json", EXAMPLES / "think.txt"),
         '{"visible": "The capital of Australia is Canberra.\\n", "reasoning": "The user asks for '
@@ -75,7 +75,7 @@ def test_json_output_for_think_text() -> None:
 
 
 def test_json_output_without_reasoning_has_null(tmp_path: Path) -> None:
-    # Section 7 "--json": reasoning is null when there is none; T9.
+    # behaviour.md#cli "--json": reasoning is null when there is none; T9.
     f = write(tmp_path / "a.txt", "just text\n")
     check(
         run("--json", f),
@@ -108,7 +108,7 @@ def test_non_ascii_output_is_utf8(tmp_path: Path) -> None:
 
 
 def test_auto_start_in_reasoning_for_whole_text(tmp_path: Path) -> None:
-    # Section 7 / T10: other text goes to split_think with start_in_reasoning="auto".
+    # behaviour.md#cli / T10: other text goes to split_think with start_in_reasoning="auto".
     f = write(tmp_path / "a.txt", "plan</think>\n\nAnswer")
     check(run(f), "Answer\n")
     check(run("--reasoning", f), "plan\n")
@@ -123,7 +123,7 @@ def test_start_in_reasoning_flags(tmp_path: Path) -> None:
 
 
 def test_preset_start_mode_is_kept(tmp_path: Path) -> None:
-    # Section 5: deepseek-r1 sets start_in_reasoning; the CLI does not override it with "auto".
+    # presets: deepseek-r1 sets start_in_reasoning; the CLI does not override it with "auto".
     f = write(tmp_path / "a.txt", "<think>\nplan\n</think>\nAnswer")
     check(run("--preset", "deepseek-r1", f), "Answer\n")
     check(run("--preset", "deepseek-r1", "--reasoning", f), "plan\n")
@@ -132,7 +132,7 @@ def test_preset_start_mode_is_kept(tmp_path: Path) -> None:
 
 
 def test_tags_option_comma_list_and_repeatable(tmp_path: Path) -> None:
-    # Section 7 "--tags a,b (comma list, repeatable)"; T1 names; T9 joining.
+    # behaviour.md#cli "--tags a,b (comma list, repeatable)"; T1 names; T9 joining.
     f = write(tmp_path / "a.txt", "<reasoning>x</reasoning><thought>y</thought>Done")
     for args in (["--tags", "thought,reasoning"], ["--tags", "thought", "--tags", "reasoning"]):
         check(run(*args, f), "Done\n")
@@ -141,7 +141,7 @@ def test_tags_option_comma_list_and_repeatable(tmp_path: Path) -> None:
 
 
 def test_delimiters_option(tmp_path: Path) -> None:
-    # Section 7 "--delimiters OPEN CLOSE (repeatable)"; T1 literal delimiters. A text starting
+    # CLI rules "--delimiters OPEN CLOSE (repeatable)"; T1 literal delimiters. A text starting
     # with "[T" is text, not JSON.
     f = write(tmp_path / "a.txt", "[THINK]plan[/THINK]Answer ◁think▷no◁/think▷")
     check(run("--delimiters", "[THINK]", "[/THINK]", f), "Answer ◁think▷no◁/think▷\n")
@@ -179,7 +179,7 @@ def test_scanner_options_send_reasoning_block_text_to_split_think() -> None:
 
 
 def test_format_forces_the_kind(tmp_path: Path) -> None:
-    # Section 7 "--format ... forces it".
+    # behaviour.md#cli "--format ... forces it".
     f = write(tmp_path / "a.txt", "<think>t</think>A <REASONING>r</REASONING> B")
     check(run(f), "<think>t</think>A  B\n")  # detected: <REASONING> -> parse (R5)
     check(run("--format", "think", f), "A <REASONING>r</REASONING> B\n")
@@ -202,7 +202,7 @@ def test_byte_order_mark_is_dropped(tmp_path: Path) -> None:
 
 
 def test_standard_input(tmp_path: Path) -> None:
-    # Section 7 "thinkparse -"; no FILE reads standard input when it is not a terminal.
+    # behaviour.md#cli "thinkparse -"; no FILE reads standard input when it is not a terminal.
     data = b"<think>a</think>\nb\n"
     check(run("-", stdin=data), "b\n")
     check(run(stdin=data), "b\n")
@@ -210,7 +210,7 @@ def test_standard_input(tmp_path: Path) -> None:
 
 
 def test_several_files_get_headers(tmp_path: Path) -> None:
-    # Section 7: "==> NAME <==" per file, as head does (blank line between files).
+    # behaviour.md#cli: "==> NAME <==" per file, as head does (blank line between files).
     write(tmp_path / "a.txt", "<think>r1</think>one")
     write(tmp_path / "b.txt", "two\n")
     check(
@@ -224,7 +224,7 @@ def test_several_files_get_headers(tmp_path: Path) -> None:
 
 
 def test_several_files_json_get_file_key(tmp_path: Path) -> None:
-    # Section 7: --json adds a "file" key with several files.
+    # behaviour.md#cli: --json adds a "file" key with several files.
     write(tmp_path / "a.txt", "<think>r1</think>one")
     write(tmp_path / "b.txt", "two")
     check(
@@ -235,7 +235,7 @@ def test_several_files_json_get_file_key(tmp_path: Path) -> None:
 
 
 def test_reasoning_to_stderr_in_file_mode(tmp_path: Path) -> None:
-    # Section 7 "--reasoning-to-stderr (any mode)"; not dimmed when stderr is not a terminal.
+    # behaviour.md#cli "--reasoning-to-stderr (any mode)"; not dimmed when stderr is not a terminal.
     f = write(tmp_path / "a.txt", "<think>plan</think>Answer.")
     check(run("--reasoning-to-stderr", f), "Answer.\n", "plan\n")
     check(
@@ -247,7 +247,7 @@ def test_reasoning_to_stderr_in_file_mode(tmp_path: Path) -> None:
 
 # ---- errors and exit status -----------------------------------------------------------------
 def test_missing_file_exit_2_and_others_still_processed(tmp_path: Path) -> None:
-    # Section 7: 2 for files that cannot be opened; processing continues after a bad file.
+    # behaviour.md#cli: 2 for files that cannot be opened; processing continues after a bad file.
     write(tmp_path / "b.txt", "two")
     check(
         run("missing.txt", "b.txt", cwd=tmp_path),
@@ -258,13 +258,13 @@ def test_missing_file_exit_2_and_others_still_processed(tmp_path: Path) -> None:
 
 
 def test_directory_exit_2(tmp_path: Path) -> None:
-    # Section 7: a directory cannot be opened -> 2.
+    # behaviour.md#cli: a directory cannot be opened -> 2.
     (tmp_path / "d").mkdir()
     check(run("d", cwd=tmp_path), "", f"d: cannot open: {os.strerror(errno.EISDIR)}\n", 2)
 
 
 def test_path_through_a_file_exit_2(tmp_path: Path) -> None:
-    # Section 7: unopenable path (ENOTDIR), which fails even for root.
+    # behaviour.md#cli: unopenable path (ENOTDIR), which fails even for root.
     write(tmp_path / "f.txt", "x")
     check(
         run("f.txt/x", cwd=tmp_path),
@@ -278,7 +278,7 @@ def test_path_through_a_file_exit_2(tmp_path: Path) -> None:
     not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root can read any file"
 )
 def test_permission_denied_exit_2(tmp_path: Path) -> None:
-    # Section 7: permission -> 2.
+    # behaviour.md#cli: permission -> 2.
     f = write(tmp_path / "secret.txt", "x")
     f.chmod(0)
     try:
@@ -293,7 +293,7 @@ def test_permission_denied_exit_2(tmp_path: Path) -> None:
 
 
 def test_invalid_utf8_reports_byte_offset(tmp_path: Path) -> None:
-    # Section 7: invalid UTF-8 -> 1 with the byte offset; --errors replace continues.
+    # behaviour.md#cli: invalid UTF-8 -> 1 with the byte offset; --errors replace continues.
     write(tmp_path / "bad.txt", b"<think>a</think>ab\xffcd\n")
     check(
         run("bad.txt", cwd=tmp_path),
@@ -316,7 +316,7 @@ def test_invalid_utf8_offset_counts_the_bom(tmp_path: Path) -> None:
 
 
 def test_worst_status_wins(tmp_path: Path) -> None:
-    # Section 7: 1 for bad data, 2 for unopenable files; with both, 2.
+    # behaviour.md#cli: 1 for bad data, 2 for unopenable files; with both, 2.
     write(tmp_path / "bad.txt", b"\xff")
     write(tmp_path / "ok.txt", "ok")
     check(
@@ -329,7 +329,7 @@ def test_worst_status_wins(tmp_path: Path) -> None:
 
 
 def test_invalid_json_reports_line_and_column(tmp_path: Path) -> None:
-    # Section 7: invalid JSON -> 1, with line and column.
+    # behaviour.md#cli: invalid JSON -> 1, with line and column.
     write(tmp_path / "r.json", '{\n  "choices": [\n    {"message": }\n  ]\n}\n')
     check(
         run("r.json", cwd=tmp_path),
@@ -351,7 +351,7 @@ def test_provider_option_forces_json(tmp_path: Path) -> None:
 
 
 def test_json_value_that_is_not_object_or_array(tmp_path: Path) -> None:
-    # Section 7: one JSON value is an object or an array; --format json on a string is an error.
+    # CLI rules: one JSON value is an object or an array; --format json on a string is an error.
     write(tmp_path / "s.json", '"hello"')
     check(
         run("--format", "json", "s.json", cwd=tmp_path),
@@ -363,7 +363,7 @@ def test_json_value_that_is_not_object_or_array(tmp_path: Path) -> None:
 
 
 def test_event_array_with_non_object(tmp_path: Path) -> None:
-    # Section 7 / P9: a stream is an array of events, each a JSON object.
+    # behaviour.md#cli / P9: a stream is an array of events, each a JSON object.
     write(tmp_path / "e.json", '[{"type": "ping"}, 3]')
     check(
         run("e.json", cwd=tmp_path),
@@ -412,7 +412,7 @@ USAGE_ERRORS = [
 
 @pytest.mark.parametrize(("args", "message"), USAGE_ERRORS)
 def test_usage_errors_exact(args: list[str], message: str) -> None:
-    # Section 7: usage errors -> 2, one line on stderr.
+    # behaviour.md#cli: usage errors -> 2, one line on stderr.
     check(run(*args), "", f"thinkparse: error: {message}{USAGE_HINT}", 2)
 
 
@@ -428,7 +428,7 @@ def test_usage_errors_exact(args: list[str], message: str) -> None:
     ],
 )
 def test_argparse_usage_errors_are_one_line(args: list[str]) -> None:
-    # Section 7: every error is one line; argparse's own wording varies between Python versions.
+    # CLI rules: every error is one line; argparse's own wording varies between Python versions.
     proc = run(*args)
     err = proc.stderr.decode()
     assert (proc.stdout, proc.returncode, err.count("\n")) == (b"", 2, 1)
@@ -436,7 +436,7 @@ def test_argparse_usage_errors_are_one_line(args: list[str]) -> None:
 
 
 def test_empty_tag_in_list_is_a_usage_error() -> None:
-    # Section 1: an empty name raises ValueError naming the option -> usage error.
+    # behaviour.md#a1: an empty name raises ValueError naming the option -> usage error.
     check(
         run("--tags", "a,,b", "x"),
         "",
@@ -469,7 +469,7 @@ def test_no_input_on_a_terminal_is_a_usage_error() -> None:
 
 
 def test_version() -> None:
-    # Section 7 "--version".
+    # behaviour.md#cli "--version".
     check(
         run("--version"),
         f"thinkparse {thinkparse.__version__} (scanner: {thinkparse.IMPLEMENTATION})\n",
@@ -477,7 +477,7 @@ def test_version() -> None:
 
 
 def test_help_has_examples_and_every_option() -> None:
-    # Section 7 "--help with examples".
+    # behaviour.md#cli "--help with examples".
     proc = run("--help")
     out = proc.stdout.decode()
     assert (proc.returncode, proc.stderr) == (0, b"")

@@ -153,7 +153,7 @@ def test_closed_pipe_is_quiet(tmp_path: Path) -> None:
 
 
 def test_constant_memory(tmp_path: Path) -> None:
-    # Section 7 / C6: records are streamed; peak memory does not grow with the file
+    # docs/behaviour.md#cli / C6: records are streamed; peak memory does not grow with the file
     code = (
         "import os, resource, sys\n"
         "from thinkparse.cli import main\n"

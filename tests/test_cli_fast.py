@@ -22,7 +22,7 @@ def cli_output(path: Path, out: Path, *args: str) -> bytes:
 
 
 def reference(records: list[Any]) -> bytes:
-    """What the standard library writes for each record (section 7 field order)."""
+    """What the standard library writes for each record (docs/behaviour.md#cli field order)."""
     lines = []
     for record in records:
         ex = normalize(record)

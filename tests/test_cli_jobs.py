@@ -1,5 +1,5 @@
 """``--jobs N``: worker processes, output byte-identical to one process and in input order (C6);
-Ctrl-C and closed pipes as in section 7."""
+Ctrl-C and closed pipes as in docs/behaviour.md#cli."""
 
 from __future__ import annotations
 
@@ -77,7 +77,7 @@ def test_jobs_zero_means_one_per_cpu(inputs: Path) -> None:
 
 
 def test_jobs_ctrl_c_exits_130_quietly(inputs: Path) -> None:
-    # Section 7: Ctrl-C exits 130 quietly, workers included.
+    # docs/behaviour.md#cli: Ctrl-C exits 130 quietly, workers included.
     big = inputs / "clean.jsonl"
     block = "".join(record(i) for i in range(10_000)).encode()
     with big.open("wb") as f:
@@ -97,7 +97,7 @@ def test_jobs_ctrl_c_exits_130_quietly(inputs: Path) -> None:
 
 
 def test_jobs_closed_pipe_is_quiet(inputs: Path) -> None:
-    # Section 7: a closed output pipe (| head -1) ends quietly with 141.
+    # docs/behaviour.md#cli: a closed output pipe (| head -1) ends quietly with 141.
     with subprocess.Popen(
         [sys.executable, "-m", "thinkparse", "--jobs", "2", str(inputs / "big.jsonl")],
         stdout=subprocess.PIPE,

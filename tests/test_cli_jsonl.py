@@ -53,21 +53,21 @@ NOT_JSONL = "x.txt"  # a name without the .jsonl / .ndjson extension: detection 
 
 
 def test_records_file_gives_json_lines() -> None:
-    # Section 7: JSON Lines input always gives JSON Lines output, one object per record;
+    # behaviour.md#cli: JSON Lines input always gives JSON Lines output, one object per record;
     # P3 (inline tags, "tags"), P5 (absent count -> null), P11.
     check(run(EXAMPLES / "records.jsonl"), R1 + R2 + R3)
     check(run("--json", EXAMPLES / "records.jsonl"), R1 + R2 + R3)
 
 
 def test_detected_by_content_and_blank_lines_skipped(tmp_path: Path) -> None:
-    # Section 7: first line a complete JSON object + more non-empty lines -> JSON Lines.
+    # behaviour.md#cli: first line a complete JSON object + more non-empty lines -> JSON Lines.
     (tmp_path / NOT_JSONL).write_text(RECORDS[0] + "\n  \n" + RECORDS[1], encoding="utf-8")
     check(run(NOT_JSONL, cwd=tmp_path), R1 + R2)
     check(run("-", stdin="".join(RECORDS).encode()), R1 + R2 + R3)
 
 
 def test_single_record_without_extension_is_a_response(tmp_path: Path) -> None:
-    # Section 7: a file that is one JSON value is a provider response (text output).
+    # behaviour.md#cli: a file that is one JSON value is a provider response (text output).
     (tmp_path / NOT_JSONL).write_text(RECORDS[0] + "\n\n", encoding="utf-8")
     check(run(NOT_JSONL, cwd=tmp_path), "Paris.\n")
     (tmp_path / "one.jsonl").write_text(RECORDS[0], encoding="utf-8")
@@ -75,7 +75,7 @@ def test_single_record_without_extension_is_a_response(tmp_path: Path) -> None:
 
 
 def test_several_jsonl_files_get_file_key(tmp_path: Path) -> None:
-    # Section 7: with several files each record gets a "file" key (no header).
+    # behaviour.md#cli: with several files each record gets a "file" key (no header).
     (tmp_path / "a.jsonl").write_text(RECORDS[0], encoding="utf-8")
     (tmp_path / "b.txt").write_text("<think>x</think>y", encoding="utf-8")
     check(
@@ -85,7 +85,7 @@ def test_several_jsonl_files_get_file_key(tmp_path: Path) -> None:
 
 
 def test_bad_records_reported_and_replaced(tmp_path: Path) -> None:
-    # Section 7: per-record errors as FILE:LINE: message, without stopping; exit 1 at the end.
+    # CLI rules: per-record errors as FILE:LINE: message, without stopping; exit 1 at the end.
     # Each bad record gives an error record in its place, with its id when it has one.
     lines = [
         RECORDS[0],
@@ -117,7 +117,7 @@ def test_bad_records_reported_and_replaced(tmp_path: Path) -> None:
 
 
 def test_bad_records_only(tmp_path: Path) -> None:
-    # Section 7: records that never reach a normaliser: JSON and UTF-8 errors with positions.
+    # behaviour.md#cli: records that never reach a normaliser: JSON and UTF-8 errors with positions.
     data = b'{"a": \n\xff{}\n"text"\n'
     (tmp_path / "bad.jsonl").write_bytes(data)
     check(
@@ -134,7 +134,7 @@ def test_bad_records_only(tmp_path: Path) -> None:
 
 
 def test_invalid_utf8_in_record_replace(tmp_path: Path) -> None:
-    # Section 7: --errors replace continues.
+    # behaviour.md#cli: --errors replace continues.
     record = json.loads(RECORDS[2])
     record["choices"][0]["message"]["content"] = "Hi\udcff!"
     raw = json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogateescape")
@@ -155,7 +155,7 @@ def test_invalid_utf8_in_record_replace(tmp_path: Path) -> None:
 
 
 def test_reasoning_to_stderr_per_record() -> None:
-    # Section 7 "--reasoning-to-stderr (any mode)".
+    # behaviour.md#cli "--reasoning-to-stderr (any mode)".
     check(
         run("--reasoning-to-stderr", EXAMPLES / "records.jsonl"),
         R1 + R2 + R3,
@@ -164,7 +164,7 @@ def test_reasoning_to_stderr_per_record() -> None:
 
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
-    # Section 7: a progress bar only when stderr is a terminal (here a pipe: nothing at all).
+    # behaviour.md#cli: a progress bar only when stderr is a terminal (here a pipe: nothing at all).
     (tmp_path / "bad.jsonl").write_text("x\n" * 3, encoding="utf-8")
     proc = run("bad.jsonl", cwd=tmp_path)
     assert proc.stderr == b"".join(
@@ -173,7 +173,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
 
 
 def test_progress_bar_on_a_terminal_is_erased_around_errors(tmp_path: Path) -> None:
-    # Section 7: progress bar on stderr when it is a terminal; each error still one clean line.
+    # CLI rules: progress bar on stderr when it is a terminal; each error still one clean line.
     pty = pytest.importorskip("pty")
     (tmp_path / "bad.jsonl").write_text("x\n" * 3, encoding="utf-8")
     master, slave = pty.openpty()
@@ -258,7 +258,7 @@ def make_records(path: Path, size: int) -> int:
 
 
 def test_large_jsonl_in_constant_memory(tmp_path: Path) -> None:
-    # Section 7 "record by record in constant memory"; section 8 peak memory.
+    # behaviour.md#cli "record by record in constant memory"; behaviour.md#performance peak memory.
     big = tmp_path / "big.jsonl"
     size = 30 * 1024 * 1024
     count = make_records(big, size)

@@ -1,6 +1,6 @@
 """The ``thinkparse`` command as a package: subcommand dispatch, short flags, new input kinds,
 JSON Lines keys, ``--html`` and ``--output``, and the exit-status rules when a standard stream
-is closed (section 7 of docs/behaviour.md, "cli")."""
+is closed (docs/behaviour.md#cli)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_subcommand_dispatch(
 def test_subcommand_errors_follow_the_exit_rules(
     word: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Section 7: a subcommand's Ctrl-C is 130 quietly; a bug is one line and 70.
+    # behaviour.md#cli: a subcommand's Ctrl-C is 130 quietly; a bug is one line and 70.
     fake = types.ModuleType(f"thinkparse.cli.{word}")
     monkeypatch.setitem(sys.modules, f"thinkparse.cli.{word}", fake)
 
@@ -99,7 +99,7 @@ def test_file_named_like_a_subcommand(tmp_path: Path) -> None:
 
 # ---- closed standard streams ------------------------------------------------------------------
 def test_usage_error_with_stdout_closed() -> None:
-    # Section 7: a usage error is one line and exit 2, even with stdout closed.
+    # behaviour.md#cli: a usage error is one line and exit 2, even with stdout closed.
     proc = shell("$TP --bogus >&-")
     assert (proc.stdout, proc.returncode) == (b"", 2)
     assert proc.stderr == (
@@ -108,7 +108,7 @@ def test_usage_error_with_stdout_closed() -> None:
 
 
 def test_reasoning_to_closed_stderr_is_an_error() -> None:
-    # Section 7: a write that fails is an error, never silent success.
+    # behaviour.md#cli: a write that fails is an error, never silent success.
     proc = shell("$TP --reasoning-to-stderr - 2>&-", stdin=b"<think>plan</think>answer")
     assert (proc.stdout, proc.returncode) == (b"", 1)
     proc = shell("$TP --stream --reasoning-to-stderr 2>&-", stdin=b"<think>plan</think>answer")
@@ -119,7 +119,7 @@ def test_reasoning_to_closed_stderr_is_an_error() -> None:
 
 
 def test_reasoning_to_a_closed_stderr_pipe_is_the_pipe_status() -> None:
-    # Section 7: a closed pipe ends quietly with 141.
+    # behaviour.md#cli: a closed pipe ends quietly with 141.
     proc = subprocess.Popen(
         [sys.executable, "-m", "thinkparse", "--reasoning-to-stderr", "-"],
         stdin=subprocess.PIPE,
@@ -379,7 +379,7 @@ def test_choice_where_meaningless(tmp_path: Path) -> None:
 
 
 def test_stream_invalid_utf8_in_one_read_keeps_the_text_before() -> None:
-    # Section 7: everything valid before the bad byte is written (the scanner's held text too),
+    # CLI rules: everything valid before the bad byte is written (the scanner's held text too),
     # then the error with its offset; --errors replace loses nothing.
     data = b"<think>plan</think>Hello <thi\xffrest"
     check_cli(

@@ -46,7 +46,7 @@ ANTHROPIC_JSON = (
 
 
 def test_openai_response_file() -> None:
-    # Section 7: one JSON object is a provider response (P8 openai_chat, P4, P5, P11).
+    # behaviour.md#cli: one JSON object is a provider response (P8 openai_chat, P4, P5, P11).
     f = EXAMPLES / "openai-response.json"
     check(run(f), "9.11 is smaller than 9.9.\n")
     check(
@@ -57,7 +57,7 @@ def test_openai_response_file() -> None:
 
 
 def test_anthropic_event_array() -> None:
-    # Section 7: one JSON array is a stream of events (P9; ping ignored; signature not text).
+    # behaviour.md#cli: one JSON array is a stream of events (P9; ping ignored; signature not text).
     f = EXAMPLES / "anthropic-stream.json"
     check(run(f), "27 * 453 = 12231\n")
     check(run("--json", f), ANTHROPIC_JSON)
@@ -69,13 +69,13 @@ def test_anthropic_event_array() -> None:
 
 
 def test_provider_json_on_standard_input() -> None:
-    # Section 7 "thinkparse -" with a provider response.
+    # behaviour.md#cli "thinkparse -" with a provider response.
     data = (EXAMPLES / "openai-response.json").read_bytes()
     check(run("--json", "-", stdin=data), OPENAI_JSON)
 
 
 def test_several_provider_files_get_file_key() -> None:
-    # Section 7: --json with several files adds "file" first.
+    # behaviour.md#cli: --json with several files adds "file" first.
     proc = run("--json", "openai-response.json", "anthropic-stream.json", cwd=EXAMPLES)
     check(
         proc,
@@ -138,7 +138,7 @@ def test_ollama_response(tmp_path: Path) -> None:
 
 
 def test_provider_option_forces_family(tmp_path: Path) -> None:
-    # Section 7 --provider (P8 provider=...): the right family works; a wrong one is an error.
+    # CLI rules --provider (P8 provider=...): the right family works; a wrong one is an error.
     f = EXAMPLES / "openai-response.json"
     check(run("--json", "--provider", "openai_chat", f), OPENAI_JSON)
     one_error_line(run("--provider", "anthropic", "openai-response.json", cwd=EXAMPLES),
@@ -146,7 +146,7 @@ def test_provider_option_forces_family(tmp_path: Path) -> None:
 
 
 def test_unknown_provider_shape(tmp_path: Path) -> None:
-    # Section 7 / P8: an unknown shape -> 1; the message names the keys it saw.
+    # behaviour.md#cli / P8: an unknown shape -> 1; the message names the keys it saw.
     (tmp_path / "x.json").write_text('{"foo": 1, "bar": [2]}', encoding="utf-8")
     err = one_error_line(run("x.json", cwd=tmp_path), "x.json: ")
     assert "foo" in err and "bar" in err
@@ -189,7 +189,7 @@ def test_stream_with_provider_reads_events(tmp_path: Path) -> None:
 
 
 def test_stream_ollama_ndjson_from_file(tmp_path: Path) -> None:
-    # Section 7 --stream over NDJSON events (6.1 ollama streaming: objects of the same shape).
+    # CLI rules --stream over NDJSON events (6.1 ollama streaming: objects of the same shape).
     head = '{"model": "qwen3", "created_at": "2025-01-01T00:00:00Z", "message": '
     lines = [
         head + '{"role": "assistant", "content": "", "thinking": "Greet"}, "done": false}',

@@ -78,7 +78,7 @@ def finish(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes, int]:
 
 
 def test_stream_writes_visible_text_before_the_input_ends() -> None:
-    # Section 7 "--stream": data as it arrives (not by lines, not at EOF); S2 promptness.
+    # behaviour.md#cli "--stream": data as it arrives (not by lines, not at EOF); S2 promptness.
     with started("--stream") as proc:
         send(proc, b"<think>plan")
         send(proc, b"</think>\n\nHello, ")
@@ -93,7 +93,7 @@ def test_stream_writes_visible_text_before_the_input_ends() -> None:
 
 
 def test_stream_reasoning_to_stderr_live() -> None:
-    # Section 7: --reasoning-to-stderr in --stream mode; not dimmed on a pipe.
+    # behaviour.md#cli: --reasoning-to-stderr in --stream mode; not dimmed on a pipe.
     with started("--stream", "--reasoning-to-stderr") as proc:
         send(proc, b"<think>step one")
         assert read_exactly(proc.stderr, b"step one") == b"step one"
@@ -132,7 +132,7 @@ def test_stream_output_equals_file_output(tmp_path: Path) -> None:
 
 
 def test_stream_has_no_auto_mode() -> None:
-    # Section 7: "auto" is not available with --stream; --start-in-reasoning is (T6).
+    # behaviour.md#cli: "auto" is not available with --stream; --start-in-reasoning is (T6).
     data = b"plan</think>\n\nAnswer"
     cmd = [sys.executable, "-m", "thinkparse", "--stream"]
     proc = subprocess.run(cmd, input=data, capture_output=True, env=ENV, timeout=DEADLINE)
@@ -162,7 +162,7 @@ def test_stream_from_a_file_argument(tmp_path: Path) -> None:
 
 
 def test_stream_invalid_utf8_reports_byte_offset() -> None:
-    # Section 7: invalid UTF-8 -> 1 with the byte offset (counted across reads).
+    # behaviour.md#cli: invalid UTF-8 -> 1 with the byte offset (counted across reads).
     with started("--stream") as proc:
         send(proc, b"Hello ")
         assert read_exactly(proc.stdout, b"Hello ") == b"Hello "
@@ -178,7 +178,7 @@ def test_stream_invalid_utf8_reports_byte_offset() -> None:
 
 
 def test_stream_errors_replace() -> None:
-    # Section 7: --errors replace continues with U+FFFD.
+    # behaviour.md#cli: --errors replace continues with U+FFFD.
     proc = subprocess.run(
         [sys.executable, "-m", "thinkparse", "--stream", "--errors", "replace"],
         input=b"a\xffb\xe2\x82",
@@ -194,7 +194,7 @@ def test_stream_errors_replace() -> None:
 
 
 def test_ctrl_c_exits_130_quietly() -> None:
-    # Section 7: Ctrl-C exits 130 quietly.
+    # behaviour.md#cli: Ctrl-C exits 130 quietly.
     with started("--stream") as proc:
         send(proc, b"ready ")
         assert read_exactly(proc.stdout, b"ready ") == b"ready "  # it is in the read loop
@@ -205,7 +205,7 @@ def test_ctrl_c_exits_130_quietly() -> None:
 
 @pytest.mark.parametrize("extra", [[], ["--json"]])
 def test_closed_output_pipe_ends_quietly(tmp_path: Path, extra: list[str]) -> None:
-    # Section 7: a closed output pipe (| head -1) ends quietly: no traceback, status 141.
+    # behaviour.md#cli: a closed output pipe (| head -1) ends quietly: no traceback, status 141.
     big = tmp_path / "big.txt"
     big.write_bytes(b"".join(b"line %d of a long answer\n" % i for i in range(200_000)))
     with started(*extra, big, stdin=subprocess.DEVNULL) as proc:
@@ -253,7 +253,7 @@ def run_on_pty(
 
 
 def test_reasoning_to_stderr_is_dimmed_on_a_terminal() -> None:
-    # Section 7: dimmed (SGR 2) when stderr is a terminal.
+    # behaviour.md#cli: dimmed (SGR 2) when stderr is a terminal.
     out, err, rc = run_on_pty(["--reasoning-to-stderr", "-"], b"<think>plan</think>Answer.")
     assert (out, err, rc) == (b"Answer.\n", b"\x1b[2mplan\x1b[0m\n", 0)
 
@@ -267,7 +267,7 @@ def test_no_color_turns_dimming_off() -> None:
 
 # ---- stream events (provider NDJSON) ---------------------------------------------------------
 def test_stream_events_one_per_line_live() -> None:
-    # Section 7 --stream with --format jsonl: each line is a provider event (P9), answer live.
+    # CLI rules --stream with --format jsonl: each line is a provider event (P9), answer live.
     events = json.loads((EXAMPLES / "anthropic-stream.json").read_text(encoding="utf-8"))
     lines = [json.dumps(e).encode() + b"\n" for e in events]
     with started("--stream", "--format", "jsonl", "--reasoning-to-stderr") as proc:
@@ -284,7 +284,7 @@ def test_stream_events_one_per_line_live() -> None:
 
 
 def test_stream_events_bad_lines_reported_and_skipped() -> None:
-    # Section 7: per-line errors as FILE:LINE: message, processing continues, exit 1.
+    # behaviour.md#cli: per-line errors as FILE:LINE: message, processing continues, exit 1.
     proc = subprocess.run(
         [sys.executable, "-m", "thinkparse", "--stream", "--format", "jsonl"],
         input=b'{"type": "ping"}\n{"type": \n\n[1]\n',

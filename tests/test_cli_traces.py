@@ -316,7 +316,7 @@ def test_record_scanner_options(db: Path) -> None:  # D5: the main command's thi
     assert b"preset" in proc.stderr
 
 
-def test_closed_output_pipe_is_quiet(db: Path) -> None:  # section 7: `| head -1` ends quietly
+def test_closed_output_pipe_is_quiet(db: Path) -> None:  # CLI rules: `| head -1` ends quietly
     import subprocess
     import sys
 

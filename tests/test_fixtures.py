@@ -57,7 +57,7 @@ STREAM_IDS = [cid for cid, case in CASES.items() if "events" in case]
 
 
 def assert_result_types(result: Extraction) -> None:
-    """Field types of section 1: str / Optional[str] / Optional[int] / bool / tuple / Usage."""
+    """Field types of A1: str / Optional[str] / Optional[int] / bool / tuple / Usage."""
     assert isinstance(result, Extraction)
     assert isinstance(result.visible, str)
     assert result.reasoning is None or isinstance(result.reasoning, str)
@@ -73,7 +73,7 @@ def run_stream(
     """Feed every event to a fresh ``StreamNormalizer``, close it, return (deltas, result)."""
     normalizer = StreamNormalizer(provider=provider, **options)
     with pytest.raises(RuntimeError):
-        _ = normalizer.result  # section 1: .result before close() raises RuntimeError
+        _ = normalizer.result  # behaviour.md#a1: .result before close() raises RuntimeError
     deltas = [normalizer.feed(event) for event in events]
     deltas.append(normalizer.close())
     for delta in deltas:
@@ -138,7 +138,7 @@ def test_fixture_is_well_formed(cid: str) -> None:
     # P2: no readable reasoning -> None; P11: "none" exactly when nothing readable.
     assert reasoning is None or reasoning.strip() != ""
     assert (expected["format"] == "none") == (reasoning is None)
-    # Section 1: tokens_est = ceil(len(reasoning) / 4), 0 when None.
+    # behaviour.md#a1: tokens_est = ceil(len(reasoning) / 4), 0 when None.
     assert expected["tokens_est"] == (0 if reasoning is None else -(-len(reasoning) // 4))
     # P12: usage.reasoning_tokens is the P5 figure.
     assert expected["usage"]["reasoning_tokens"] == expected["reasoning_tokens"]
@@ -178,7 +178,7 @@ def test_normalize_fixture_other_provider_mode(cid: str) -> None:
 
 
 def test_normalize_is_exported_from_the_package() -> None:
-    # Section 1: the normalisers are importable from ``thinkparse``.
+    # behaviour.md#a1: the normalisers are importable from ``thinkparse``.
     assert thinkparse.normalize is normalize
     assert thinkparse.StreamNormalizer is StreamNormalizer
 
@@ -238,7 +238,7 @@ def test_stream_keepalives_give_empty_deltas(cid: str) -> None:
 
 @pytest.mark.parametrize("cid", STREAM_IDS, ids=STREAM_IDS)
 def test_stream_feed_after_close_raises(cid: str) -> None:
-    # Section 1: feed() after close() raises ScannerClosedError (a RuntimeError).
+    # behaviour.md#a1: feed() after close() raises ScannerClosedError (a RuntimeError).
     case = CASES[cid]
     normalizer = StreamNormalizer(provider=case["provider"], **case.get("options", {}))
     for event in copy.deepcopy(case["events"]):

@@ -82,7 +82,7 @@ def test_text_without_markup_unchanged(text: str) -> None:
 
 
 def test_type_error() -> None:
-    # section 1: a non-str text raises TypeError
+    # docs/behaviour.md#a1: a non-str text raises TypeError
     with pytest.raises(TypeError):
         split_harmony(b"x")  # type: ignore[arg-type]
 

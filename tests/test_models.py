@@ -1,4 +1,4 @@
-"""``preset_for_model`` (P13) and the presets it names (section 5): every row of the model-name
+"""``preset_for_model`` (P13) and the presets it names (presets): every row of the model-name
 table, its near misses, and the format each preset reads, checked against the outputs vLLM's and
 SGLang's reasoning-parser tests use for the same family."""
 
@@ -136,7 +136,7 @@ def test_preset_for_model_total(name: str) -> None:
     assert result is None or result in PRESETS
 
 
-# --- presets against the peers' parser-test outputs (section 5) ------------------------------
+# --- presets against the peers' parser-test outputs (presets) ------------------------------
 # (preset, model output, visible, reasoning); outputs from vLLM tests/reasoning/ and SGLang's
 # detectors for the family.
 FAMILY_CASES = [
@@ -180,7 +180,7 @@ FAMILY_CASES = [
 
 @pytest.mark.parametrize(("preset", "text", "visible", "reasoning"), FAMILY_CASES)
 def test_family_outputs(preset: str, text: str, visible: str, reasoning: Optional[str]) -> None:
-    # section 5: each preset reads its family's output, one-shot and streamed character by
+    # presets: each preset reads its family's output, one-shot and streamed character by
     # character (S1)
     assert split_think(text, preset=preset) == Split(visible, reasoning)
     scanner = ThinkScanner(preset=preset)
@@ -190,14 +190,14 @@ def test_family_outputs(preset: str, text: str, visible: str, reasoning: Optiona
 
 
 def test_minimax_regression_exact() -> None:
-    # section 5: MiniMax-M1/M2 templates open <think>; the model writes only </think>
+    # presets: MiniMax M1 and M2 templates open <think>; the model writes only </think>
     assert split_think(
         "This is a reasoning section</think>This is the rest", preset="minimax"
     ) == Split("This is the rest", "This is a reasoning section")
 
 
 def test_template_opened_presets() -> None:
-    # section 5: exactly the template-opened families start inside a block
+    # behaviour.md#presets: exactly the template-opened families start inside a block
     opened = {name for name, opts in PRESETS.items() if opts.get("start_in_reasoning")}
     assert opened == {"deepseek-r1", "qwen3-thinking", "minimax", "minimax-m3", "command-a"}
 
@@ -225,7 +225,7 @@ VLLM_R1 = [
 def test_template_opened_presets_match_vllm_r1(
     preset: str, text: str, visible: str, reasoning: str
 ) -> None:
-    # section 5: template-opened <think> presets read the peer's R1 cases the same way
+    # behaviour.md#presets: template-opened <think> presets read the peer's R1 cases the same way
     assert split_think(text, preset=preset) == Split(visible, reasoning)
     # seed-oss is contested: vLLM's seed_oss tests are these cases with <seed:think>, which
     # the preset reads only with start_in_reasoning=True

@@ -53,7 +53,7 @@ def _violations(path: Path, root: Path = PACKAGE.parent) -> list[str]:
 
 
 def test_no_private_attribute_read_across_modules() -> None:
-    # section 1: other modules use the scanners' documented properties only
+    # docs/behaviour.md#a1: other modules use the scanners' documented properties only
     files = sorted(PACKAGE.rglob("*.py"))
     assert len(files) > 10
     found = [v for path in files for v in _violations(path)]

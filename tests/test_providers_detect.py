@@ -100,13 +100,13 @@ def test_unknown_provider_name() -> None:
 
 
 def test_provider_must_be_str() -> None:
-    # section 1: bad argument type
+    # docs/behaviour.md#a1: bad argument type
     with pytest.raises(TypeError, match="provider"):
         normalize(RESPONSES["ollama"], provider=3)  # type: ignore[arg-type]
 
 
 def test_positional_only_and_keyword_only() -> None:
-    # section 1: the data argument is positional-only; options keyword-only
+    # docs/behaviour.md#a1: the data argument is positional-only; options keyword-only
     with pytest.raises(TypeError):
         normalize(response=RESPONSES["ollama"])  # type: ignore[call-arg]
     with pytest.raises(TypeError):

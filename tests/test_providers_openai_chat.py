@@ -474,7 +474,7 @@ def test_stream_start_in_reasoning() -> None:
 
 
 def test_stream_preset_sets_start_in_reasoning() -> None:
-    # section 5: preset deepseek-r1 opens the block
+    # docs/behaviour.md#presets: preset deepseek-r1 opens the block
     _, r = run([chunk(content="plan</think>Hi")], preset="deepseek-r1")
     assert r == ex("Hi", "plan", "tags")
 

@@ -33,7 +33,7 @@ def chunk(**delta: Any) -> dict[str, Any]:
 
 # --- lifecycle -----------------------------------------------------------------------------------
 def test_result_before_close_is_runtime_error() -> None:
-    # section 1: result raises RuntimeError before close()
+    # behaviour.md#a1: result raises RuntimeError before close()
     sn = StreamNormalizer()
     sn.feed(chunk(content="a"))
     with pytest.raises(RuntimeError, match="close"):
@@ -41,7 +41,7 @@ def test_result_before_close_is_runtime_error() -> None:
 
 
 def test_feed_after_close() -> None:
-    # section 1: feed() after close() raises ScannerClosedError (a RuntimeError)
+    # behaviour.md#a1: feed() after close() raises ScannerClosedError (a RuntimeError)
     sn = StreamNormalizer()
     sn.close()
     with pytest.raises(ScannerClosedError):
@@ -50,7 +50,7 @@ def test_feed_after_close() -> None:
 
 
 def test_second_close_is_empty() -> None:
-    # section 1: a second close() returns an empty Delta; the result stays
+    # behaviour.md#a1: a second close() returns an empty Delta; the result stays
     sn = StreamNormalizer()
     assert sn.feed(chunk(content="<thi")) == ("", "")
     assert sn.close() == ("<thi", "")
@@ -65,7 +65,7 @@ def test_empty_stream() -> None:
 
 
 def test_deltas_are_delta_objects() -> None:
-    # section 1: feed returns Delta (a 2-tuple with attributes)
+    # behaviour.md#a1: feed returns Delta (a 2-tuple with attributes)
     sn = StreamNormalizer()
     d = sn.feed(chunk(reasoning="r"))
     assert isinstance(d, Delta) and d.reasoning == "r" and d.visible == "" and d == ("", "r")
@@ -162,7 +162,7 @@ def test_auto_not_available() -> None:
     ],
 )
 def test_invalid_options(options: dict[str, Any], error: type) -> None:
-    # section 1: invalid options raise ValueError naming the option; unknown ones TypeError
+    # behaviour.md#a1: invalid options raise ValueError naming the option; unknown ones TypeError
     with pytest.raises(error):
         StreamNormalizer(**options)
 

@@ -1,4 +1,4 @@
-"""Public API of the ``<think>`` scanner (docs/behaviour.md#a1, #s1 and #presets), on both implementations.
+"""Public API of the ``<think>`` scanner (A1, S1 and presets), on both implementations.
 
 Option validation, argument types, the closed-scanner contract, ``Delta`` / ``Split`` behaviour,
 the presets, ``iter_think`` / ``aiter_think``, ``IMPLEMENTATION`` and the parity of the two
@@ -38,8 +38,8 @@ from thinkparse import (
 
 PyScanner = scanner_py.ThinkScanner
 
-# --- option validation (section 1) -----------------------------------------------------------
-# Each row: options, the option the message must name.  ValueError is what section 1 requires.
+# --- option validation (A1) -----------------------------------------------------------
+# Each row: options, the option the message must name.  ValueError is what behaviour.md#a1 requires.
 VALUE_ERRORS = [
     ({"tags": ""}, "tags"),
     ({"tags": ("think", "")}, "tags"),
@@ -48,7 +48,7 @@ VALUE_ERRORS = [
     ({"tags": "a/b"}, "tags"),
     ({"tags": "a b"}, "tags"),
     ({"tags": "a\tb"}, "tags"),
-    ({"tags": "a\u00a0b"}, "tags"),  # whitespace means str.isspace() (section 3)
+    ({"tags": "a\u00a0b"}, "tags"),  # whitespace means str.isspace() (behaviour.md#t1)
     ({"tags": ["think", "x\ny"]}, "tags"),
     ({"tags": ()}, "tags|delimiters"),
     ({"tags": [], "delimiters": []}, "tags|delimiters"),
@@ -69,7 +69,7 @@ VALUE_ERRORS = [
     ({"max_tentative": -1}, "max_tentative"),
 ]
 
-# Wrong types: section 1 names only ValueError for invalid options; either built-in error is
+# Wrong types: behaviour.md#a1 names only ValueError for invalid options; either built-in error is
 # accepted as long as the message names the option.
 TYPE_OR_VALUE_ERRORS = [
     ({"tags": 5}, "tags"),
@@ -86,7 +86,7 @@ TYPE_OR_VALUE_ERRORS = [
 
 @pytest.mark.parametrize(("options", "name"), VALUE_ERRORS)
 def test_invalid_option_value_error(scanner_cls: Any, options: dict[str, Any], name: str) -> None:
-    # section 1: ValueError naming the option, from the constructor and from split_think
+    # behaviour.md#a1: ValueError naming the option, from the constructor and from split_think
     with pytest.raises(ValueError, match=name):
         scanner_cls(**options)
     with pytest.raises(ValueError, match=name):
@@ -97,7 +97,7 @@ def test_invalid_option_value_error(scanner_cls: Any, options: dict[str, Any], n
 
 @pytest.mark.parametrize(("options", "name"), TYPE_OR_VALUE_ERRORS)
 def test_invalid_option_type(scanner_cls: Any, options: dict[str, Any], name: str) -> None:
-    # section 1 / bad input: a TypeError or ValueError whose message names the option
+    # behaviour.md#a1 / bad input: a TypeError or ValueError whose message names the option
     with pytest.raises((TypeError, ValueError), match=name):
         scanner_cls(**options)
     with pytest.raises((TypeError, ValueError), match=name):
@@ -105,7 +105,7 @@ def test_invalid_option_type(scanner_cls: Any, options: dict[str, Any], name: st
 
 
 def test_auto_refused_by_scanner(scanner_cls: Any) -> None:
-    # section 1, T10: "auto" only in split_think / strip_think
+    # behaviour.md#a1, T10: "auto" only in split_think / strip_think
     with pytest.raises(ValueError, match="start_in_reasoning"):
         scanner_cls(start_in_reasoning="auto")
     with pytest.raises(ValueError, match="start_in_reasoning"):
@@ -117,7 +117,7 @@ def test_auto_refused_by_scanner(scanner_cls: Any) -> None:
 @pytest.mark.parametrize(
     ("options", "text", "expected"),
     [
-        # section 1: code markers as delimiters are fine once code awareness is off
+        # behaviour.md#a1: code markers as delimiters are fine once code awareness is off
         ({"delimiters": [("`x", "y")], "code_aware": False}, "`xaya", ("a", "a")),
         ({"delimiters": [("~~", "~/")], "code_aware": False}, "~~a~/b", ("b", "a")),
         # a list pair is a 2-sequence of strings
@@ -131,12 +131,12 @@ def test_auto_refused_by_scanner(scanner_cls: Any) -> None:
 def test_valid_options(
     scanner_cls: Any, options: dict[str, Any], text: str, expected: tuple[str, str]
 ) -> None:
-    # section 1: accepted option forms work
+    # behaviour.md#a1: accepted option forms work
     assert one_shot(scanner_cls, text, options) == expected
 
 
 def test_options_keyword_only(scanner_cls: Any) -> None:
-    # section 1: every option is keyword-only; the data argument is positional-only
+    # behaviour.md#a1: every option is keyword-only; the data argument is positional-only
     with pytest.raises(TypeError):
         scanner_cls("think")
     with pytest.raises(TypeError):
@@ -147,17 +147,17 @@ def test_options_keyword_only(scanner_cls: Any) -> None:
         scanner_cls().feed(chunk="x")
 
 
-# --- argument types (section 1) --------------------------------------------------------------
+# --- argument types (A1) --------------------------------------------------------------
 @pytest.mark.parametrize("bad", [None, b"x", 1, ["a"], bytearray(b"x")], ids=repr)
 def test_feed_non_str(scanner_cls: Any, bad: Any) -> None:
-    # section 1: a non-str chunk raises TypeError
+    # behaviour.md#a1: a non-str chunk raises TypeError
     with pytest.raises(TypeError):
         scanner_cls().feed(bad)
 
 
 @pytest.mark.parametrize("bad", [None, b"x", 1, ["a"]], ids=repr)
 def test_split_think_non_str(bad: Any) -> None:
-    # section 1: a non-str message raises TypeError
+    # behaviour.md#a1: a non-str message raises TypeError
     with pytest.raises(TypeError):
         split_think(bad)
     with pytest.raises(TypeError):
@@ -169,7 +169,7 @@ class _Str(str):
 
 
 def test_str_subclass_accepted(scanner_cls: Any) -> None:
-    # section 1: a str subclass is a str
+    # behaviour.md#a1: a str subclass is a str
     scanner = scanner_cls()
     v1, r1 = scanner.feed(_Str("<think>a</think>b"))
     v2, r2 = scanner.close()
@@ -179,7 +179,7 @@ def test_str_subclass_accepted(scanner_cls: Any) -> None:
 
 # --- closing ---------------------------------------------------------------------------------
 def test_feed_after_close(scanner_cls: Any) -> None:
-    # section 1: feed() after close() raises ScannerClosedError (a ThinkParseError, RuntimeError)
+    # A1: feed() after close() raises ScannerClosedError (a ThinkParseError, RuntimeError)
     scanner = scanner_cls()
     scanner.feed("abc")
     scanner.close()
@@ -192,7 +192,7 @@ def test_feed_after_close(scanner_cls: Any) -> None:
 
 
 def test_second_close_empty(scanner_cls: Any) -> None:
-    # section 1: a 2nd close() returns an empty Delta
+    # behaviour.md#a1: a 2nd close() returns an empty Delta
     scanner = scanner_cls()
     scanner.feed("Hi <thi")
     assert scanner.close() == ("<thi", "")
@@ -204,7 +204,7 @@ def test_second_close_empty(scanner_cls: Any) -> None:
 
 
 def test_close_without_feed(scanner_cls: Any) -> None:
-    # section 1, T9: closing an unused scanner releases nothing (with T6: an empty block)
+    # behaviour.md#a1, T9: closing an unused scanner releases nothing (with T6: an empty block)
     scanner = scanner_cls()
     assert scanner.close() == ("", "")
     assert not scanner.had_block
@@ -215,7 +215,7 @@ def test_close_without_feed(scanner_cls: Any) -> None:
 
 # --- Delta -----------------------------------------------------------------------------------
 def test_delta_is_a_tuple(scanner_cls: Any) -> None:
-    # section 1: Delta behaves as the 2-tuple (visible, reasoning)
+    # behaviour.md#a1: Delta behaves as the 2-tuple (visible, reasoning)
     scanner = scanner_cls()
     delta = scanner.feed("<think>a</think>b")
     assert isinstance(delta, Delta)
@@ -237,7 +237,7 @@ def test_delta_is_a_tuple(scanner_cls: Any) -> None:
 
 
 def test_delta_falsy_only_when_empty(scanner_cls: Any) -> None:
-    # section 1: falsy when both parts are ""
+    # behaviour.md#a1: falsy when both parts are ""
     scanner = scanner_cls()
     empty = scanner.feed("<think>")
     assert empty == ("", "")
@@ -251,7 +251,7 @@ def test_delta_falsy_only_when_empty(scanner_cls: Any) -> None:
 
 
 def test_delta_immutable_and_repr(scanner_cls: Any) -> None:
-    # section 1: result types are immutable and have a readable repr
+    # behaviour.md#a1: result types are immutable and have a readable repr
     delta = scanner_cls().feed("<think>why</think>ans")
     with pytest.raises(AttributeError):
         delta.visible = "x"
@@ -266,7 +266,7 @@ def test_delta_immutable_and_repr(scanner_cls: Any) -> None:
 
 
 def test_split_type() -> None:
-    # section 1: Split is immutable, typed, with a readable repr
+    # behaviour.md#a1: Split is immutable, typed, with a readable repr
     split = split_think("<think>why</think>ans")
     assert isinstance(split, Split)
     assert (split.visible, split.reasoning) == ("ans", "why")
@@ -280,7 +280,7 @@ def test_split_type() -> None:
     assert split_think("plain").reasoning is None
 
 
-# --- presets (section 5) ---------------------------------------------------------------------
+# --- presets (presets) ---------------------------------------------------------------------
 GENERIC_TEXT = (
     "<think>a</think><thinking>b</thinking><thought>c</thought><reasoning>d</reasoning>e"
 )
@@ -300,7 +300,7 @@ PRESET_CASES = [
     ("claude-text", {}, "<think>a</think>b", "<think>a</think>b", None),
     ("generic", {}, GENERIC_TEXT, "e", "a\n\nb\n\nc\n\nd"),
     ("generic", {}, "<REASONING>a</REASONING>b", "b", "a"),
-    # section 5 "add other presets you can source": the extra presets of thinkparse._spec
+    # behaviour.md#presets "add other presets you can source": the extra presets of thinkparse._spec
     ("granite", {}, "Here is my thought process:\nplan\nHere is my response:\nanswer",
      "answer", "plan"),
     ("granite", {}, "Here's my thought process: a Here's my response: b", "b", "a"),
@@ -309,7 +309,7 @@ PRESET_CASES = [
     ("seed-oss", {}, "<seed:think>a</seed:think>b", "b", "a"),
     ("seed-oss", {}, "<think>a</think>b", "<think>a</think>b", None),
     ("glm-4.5", {}, "<think>a</think>b", "b", "a"),
-    # section 1: an option passed explicitly replaces the preset's value for that option
+    # behaviour.md#a1: an option passed explicitly replaces the preset's value for that option
     ("deepseek-r1", {"start_in_reasoning": False}, "plan</think>ans", "planans", None),
     ("qwen3", {"start_in_reasoning": True}, "plan</think>ans", "ans", "plan"),
     ("magistral", {"tags": "think"}, "<think>a</think>[THINK]b[/THINK]c", "c", "a\n\nb"),
@@ -336,14 +336,14 @@ def test_presets(
     visible: str,
     reasoning: Optional[str],
 ) -> None:
-    # section 5 presets; section 1 explicit options win
+    # behaviour.md#presets presets; behaviour.md#a1 explicit options win
     options = {"preset": preset, **extra}
     assert one_shot(scanner_cls, text, options) == (visible, reasoning)
     assert split_think(text, **options) == Split(visible, reasoning)
 
 
 def test_every_preset_usable(scanner_cls: Any) -> None:
-    # section 5: every preset builds a scanner (none sets "auto", which the scanner refuses)
+    # presets: every preset builds a scanner (none sets "auto", which the scanner refuses)
     from thinkparse._spec import PRESETS
 
     for name in ("deepseek-r1", "qwen3", "qwen3-thinking", "magistral", "kimi", "minimax",
@@ -375,7 +375,7 @@ def test_every_preset_usable(scanner_cls: Any) -> None:
 )
 def test_iter_think(chunks: list[str], options: dict[str, Any],
                     expected: list[tuple[str, str]]) -> None:
-    # section 1: non-empty deltas of feed()s, then close()
+    # behaviour.md#a1: non-empty deltas of feed()s, then close()
     deltas = list(iter_think(chunks, **options))
     assert deltas == expected
     assert all(isinstance(d, Delta) and d for d in deltas)
@@ -383,7 +383,7 @@ def test_iter_think(chunks: list[str], options: dict[str, Any],
 
 
 def test_iter_think_streams() -> None:
-    # section 1: deltas come out while the input is still being produced
+    # behaviour.md#a1: deltas come out while the input is still being produced
     def source() -> Iterator[str]:
         yield "a"
         raise RuntimeError("source broke")
@@ -395,12 +395,12 @@ def test_iter_think_streams() -> None:
 
 
 def test_iter_think_generator_input() -> None:
-    # section 1: any iterable of str
+    # behaviour.md#a1: any iterable of str
     assert list(iter_think(c for c in "x<think>a</think>")) == [("x", ""), ("", "a")]
 
 
 def test_iter_think_errors() -> None:
-    # section 1: "auto" is refused when streaming; non-str chunks raise TypeError
+    # behaviour.md#a1: "auto" is refused when streaming; non-str chunks raise TypeError
     with pytest.raises(ValueError, match="start_in_reasoning"):
         list(iter_think(["x"], start_in_reasoning="auto"))
     with pytest.raises(TypeError):
@@ -431,7 +431,7 @@ async def _collect(it: AsyncIterator[Any]) -> list[Any]:
     return [d async for d in it]
 
 
-# --- IMPLEMENTATION (S5, section 9) ----------------------------------------------------------
+# --- IMPLEMENTATION (S5, build rules) ----------------------------------------------------------
 def _compiled_module() -> Any:
     try:
         return importlib.import_module("thinkparse._scanner_c")
@@ -474,7 +474,7 @@ def test_no_extensions_env_selects_python() -> None:
 
 
 def test_extensions_env_off_value() -> None:
-    # S5, section 9: "0" does not force pure Python; the compiled scanner is used when built
+    # S5, build rules: "0" does not force pure Python; the compiled scanner is used when built
     got = _implementation_in_subprocess("0")
     if _compiled_module() is not None and platform.python_implementation() == "CPython":
         assert got == "cython thinkparse._scanner_c"
@@ -482,7 +482,7 @@ def test_extensions_env_off_value() -> None:
         assert got == "python thinkparse._scanner_py"
 
 
-# --- parity of the two classes (S5, section 1) -----------------------------------------------
+# --- parity of the two classes (S5, A1) -----------------------------------------------
 _SIG_LINE = re.compile(r"^[\w.]+(\(.*\))(\s*->.*)?$")
 
 
@@ -532,20 +532,20 @@ def _public(cls: Any) -> list[str]:
 
 
 def test_parity_public_names(compiled_cls: Any) -> None:
-    # S5, section 1: same public names
+    # S5, behaviour.md#a1: same public names
     assert _public(compiled_cls) == _public(PyScanner)
     assert {"feed", "close"} <= set(_public(PyScanner))
 
 
 def test_parity_signatures(compiled_cls: Any) -> None:
-    # section 1: same constructor, feed and close signatures
+    # behaviour.md#a1: same constructor, feed and close signatures
     assert _signature(compiled_cls) == _signature(PyScanner)
     assert _signature(compiled_cls.feed) == _signature(PyScanner.feed)
     assert _signature(compiled_cls.close) == _signature(PyScanner.close)
 
 
 def test_python_signatures_as_documented() -> None:
-    # section 1: ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False,
+    # behaviour.md#a1: ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False,
     # code_aware=True, max_tentative=8192, preset=None); feed(chunk, /); close()
     assert _signature(PyScanner) == [
         ("tags", "KEYWORD_ONLY", "None"),
@@ -560,7 +560,7 @@ def test_python_signatures_as_documented() -> None:
 
 
 def test_parity_docstrings(compiled_cls: Any) -> None:
-    # section 1 / STYLE: the compiled class carries the reference docstrings
+    # behaviour.md#a1 / STYLE: the compiled class carries the reference docstrings
     for name in (None, "feed", "close"):
         py_obj = PyScanner if name is None else getattr(PyScanner, name)
         c_obj = compiled_cls if name is None else getattr(compiled_cls, name)

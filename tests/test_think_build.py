@@ -1,4 +1,4 @@
-"""Build and first run (section 9): flags read in one place, the fallback to pure Python is
+"""Build and first run (build rules): flags read in one place, the fallback to pure Python is
 never silent, the sdist ships every source of the compiled scanner."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ print(thinkparse.IMPLEMENTATION)
     [("", False), ("0", False), ("false", False), (" No ", False), ("1", True), ("yes", True)],
 )
 def test_flag_values(monkeypatch: pytest.MonkeyPatch, value: str, expected: bool) -> None:
-    # section 9: one reading of every THINKPARSE_* flag
+    # behaviour.md#build: one reading of every THINKPARSE_* flag
     monkeypatch.setenv("THINKPARSE_TEST_FLAG", value)
     assert _env.flag("THINKPARSE_TEST_FLAG") is expected
     monkeypatch.delenv("THINKPARSE_TEST_FLAG")
@@ -49,7 +49,7 @@ def _run(env_extra: dict[str, str]) -> subprocess.CompletedProcess[str]:
 
 
 def test_unasked_fallback_warns_once() -> None:
-    # section 9: a CPython without the compiled scanner says so, once, on stderr
+    # behaviour.md#build: a CPython without the compiled scanner says so, once, on stderr
     if sys.implementation.name != "cpython":
         pytest.skip("only CPython compiles the scanner")
     proc = _run({})
@@ -67,7 +67,7 @@ def test_asked_for_pure_python_is_silent() -> None:
 
 
 def test_sdist_manifest_ships_the_header() -> None:
-    # section 9: the sdist holds the .pyx and the C header it includes
+    # behaviour.md#build: the sdist holds the .pyx and the C header it includes
     manifest = (ROOT / "MANIFEST.in").read_text()
     assert "recursive-include src_ext *.pyx *.pxd *.h" in manifest
     assert (ROOT / "src_ext" / "_search.h").is_file()
@@ -75,7 +75,7 @@ def test_sdist_manifest_ships_the_header() -> None:
 
 
 def test_build_requirements_allow_the_license_field() -> None:
-    # section 9: the SPDX string form of project.license needs setuptools 77 or later
+    # behaviour.md#build: the SPDX string form of project.license needs setuptools 77 or later
     text = (ROOT / "pyproject.toml").read_text()
     assert 'license = "MIT"' in text
     assert '"setuptools>=77"' in text

@@ -41,7 +41,7 @@ def test_bare_instance_refuses_every_entry_point(scanner_cls: Any) -> None:
 
 
 def test_failed_init_leaves_a_refusing_scanner(scanner_cls: Any) -> None:
-    # section 1: an __init__ that raised leaves nothing half-built behind
+    # behaviour.md#a1: an __init__ that raised leaves nothing half-built behind
     scanner = scanner_cls.__new__(scanner_cls)
     with pytest.raises(TypeError, match="tags"):
         scanner.__init__(tags=5)
@@ -58,7 +58,7 @@ def test_failed_init_leaves_a_refusing_scanner(scanner_cls: Any) -> None:
 
 
 def test_init_runs_once(scanner_cls: Any) -> None:
-    # section 1: re-running __init__ on a live scanner would reset it under its caller
+    # behaviour.md#a1: re-running __init__ on a live scanner would reset it under its caller
     scanner = scanner_cls()
     scanner.feed("<think>a")
     with pytest.raises(RuntimeError, match="only once"):
@@ -70,7 +70,7 @@ def test_init_runs_once(scanner_cls: Any) -> None:
 
 
 def test_subclass_that_skips_init(scanner_cls: Any) -> None:
-    # section 1: a subclass that never calls ThinkScanner.__init__ gets the same error
+    # behaviour.md#a1: a subclass that never calls ThinkScanner.__init__ gets the same error
     try:
 
         class Lazy(scanner_cls):  # type: ignore[misc, valid-type]
@@ -104,7 +104,7 @@ class _Foreign(tuple):  # type: ignore[type-arg]
 
 
 def test_reassigned_delta_class_is_not_reused(scanner_cls: Any) -> None:
-    # section 1: feed() returns a Delta, whatever was done to an earlier result
+    # behaviour.md#a1: feed() returns a Delta, whatever was done to an earlier result
     scanner = scanner_cls()
     scanner.feed("Hello")
     for chunk in (" world", " again", " and", " more"):
@@ -195,7 +195,7 @@ def _gc_reentry_run(scanner_cls: Any, intruder: Any) -> tuple[list[tuple[str, st
     "intruder", ["", "<think>intruder</think>", None], ids=["feed-empty", "feed", "close"]
 )
 def test_reentry_from_a_finalizer_during_feed(scanner_cls: Any, intruder: Any) -> None:
-    # section 1: a feed()/close() from a __del__ run by a collection inside feed() raises
+    # behaviour.md#a1: a feed()/close() from a __del__ run by a collection inside feed() raises
     # RuntimeError (never a crash); a finalizer that runs between two calls is served as
     # an ordinary next call
     out, log = _gc_reentry_run(scanner_cls, intruder)
@@ -210,7 +210,7 @@ def test_reentry_from_a_finalizer_during_feed(scanner_cls: Any, intruder: Any) -
 
 
 def test_threads_sharing_one_scanner(scanner_cls: Any) -> None:
-    # section 1: sharing a scanner across threads is misuse; it raises RuntimeError, never
+    # behaviour.md#a1: sharing a scanner across threads is misuse; it raises RuntimeError, never
     # crashes, and finalizers that release the GIL mid-feed cannot corrupt it
     scanner = scanner_cls()
     errors: list[BaseException] = []
@@ -267,7 +267,7 @@ class _Names:
 
 
 def test_tags_iterable_changed_between_calls(scanner_cls: Any) -> None:
-    # section 1: options are read as they are at each call
+    # behaviour.md#a1: options are read as they are at each call
     text = "<think>a</think>b<x>c</x>"
     names = _Names("think")
     assert split_think(text, tags=names) == Split("b<x>c</x>", "a")
@@ -281,7 +281,7 @@ def test_tags_iterable_changed_between_calls(scanner_cls: Any) -> None:
 
 
 def test_delimiters_iterable_changed_between_calls(scanner_cls: Any) -> None:
-    # section 1: options are read as they are at each call
+    # behaviour.md#a1: options are read as they are at each call
     text = "[T]a[/T]b{T}c{/T}"
     pairs = _Names(("[T]", "[/T]"))
     assert split_think(text, delimiters=pairs) == Split("b{T}c{/T}", "a")
@@ -292,7 +292,7 @@ def test_delimiters_iterable_changed_between_calls(scanner_cls: Any) -> None:
 
 
 def test_lists_of_options_mutated_between_calls(scanner_cls: Any) -> None:
-    # section 1: a list changed in place is read afresh
+    # behaviour.md#a1: a list changed in place is read afresh
     tags = ["think"]
     assert split_think("<x>a</x>", tags=tags) == Split("<x>a</x>", None)
     tags[0] = "x"
@@ -318,7 +318,7 @@ def test_huge_max_tentative_means_unlimited(scanner_cls: Any, cap: int) -> None:
 
 
 def test_max_tentative_still_validated(scanner_cls: Any) -> None:
-    # section 1: below 1 is a ValueError, a non-int a TypeError
+    # behaviour.md#a1: below 1 is a ValueError, a non-int a TypeError
     with pytest.raises(ValueError, match="max_tentative"):
         scanner_cls(max_tentative=-(2**70))
     with pytest.raises(TypeError, match="max_tentative"):

@@ -48,7 +48,7 @@ SIR = {"start_in_reasoning": True}
 MAGISTRAL = {"delimiters": [("[THINK]", "[/THINK]")]}
 KIMI_OPEN, KIMI_CLOSE = "\u25c1think\u25b7", "\u25c1/think\u25b7"
 
-# --- docs/behaviour.md#t1, the examples table, row by row ------------------------------------------
+# --- behaviour.md#t1, the examples table, row by row ------------------------------------------
 TABLE = [
     case("table-1", "<think>\nplan\n</think>\n\nAnswer.", "Answer.", "plan"),
     case("table-2", "plain text\n", "plain text\n", None),
@@ -532,12 +532,12 @@ def test_case_ids_unique() -> None:
 
 @pytest.mark.parametrize("c", ALL_CASES + T10, ids=_ids(ALL_CASES + T10))
 def test_split_think(c: Case) -> None:
-    # section 3: split_think (active implementation) gives the rule's result
+    # behaviour.md#t1: split_think (active implementation) gives the rule's result
     assert split_think(c.text, **c.options) == Split(c.visible, c.reasoning)
     assert strip_think(c.text, **c.options) == c.visible
 
 
 @pytest.mark.parametrize("c", ALL_CASES, ids=_ids(ALL_CASES))
 def test_one_shot(scanner_cls: Any, c: Case) -> None:
-    # section 3 + S1: one feed of the whole text, then close(), on each implementation
+    # behaviour.md#t1 + S1: one feed of the whole text, then close(), on each implementation
     assert one_shot(scanner_cls, c.text, c.options) == (c.visible, c.reasoning)

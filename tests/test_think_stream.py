@@ -3,7 +3,7 @@
 * S1: every row of the rule tables (``test_think_rules.py``) is fed whole, one character at a
   time, at every two-way split, at every chunk size 1..8 at every offset, and with empty chunks
   interleaved; the concatenated deltas plus ``close()`` must equal the row's hand-derived result.
-* S2/S3/S4: exact deltas, call by call, for situations where docs/behaviour.md says what is released.
+* S2/S3/S4: exact deltas, call by call, where docs/behaviour.md says what is released.
 * S6: adversarial inputs give correct results (no timing assertions here).
 * S7: the fast path returns the chunk object itself, and only when all its conditions hold.
 """
@@ -98,7 +98,7 @@ def steps(
 # --- S1 chunking invariance over the rule tables ---------------------------------------------
 @pytest.mark.parametrize("c", ALL_CASES, ids=[c.id for c in ALL_CASES])
 def test_split_harness(scanner_cls: Any, c: Case) -> None:
-    # S1: any chunking == the hand-derived whole-text result of section 3
+    # S1: any chunking == the hand-derived whole-text result of behaviour.md#t1
     check_all_chunkings(scanner_cls, c.text, c.options, c.visible, c.reasoning)
 
 

@@ -84,7 +84,7 @@ def test_trace_shape_errors() -> None:
 
 @pytest.mark.parametrize("bad", ["text", {"role": "user"}, 5, None])
 def test_trace_must_be_a_sequence(bad: Any) -> None:
-    # section 1: bad argument type
+    # docs/behaviour.md#a1: bad argument type
     with pytest.raises(TypeError):
         reasoning_from_trace(bad)
     with pytest.raises(TypeError):
@@ -173,6 +173,6 @@ def test_split_trace_list_content_untouched() -> None:
 
 
 def test_split_trace_invalid_option() -> None:
-    # section 1: invalid options raise ValueError even for an empty trace
+    # docs/behaviour.md#a1: invalid options raise ValueError even for an empty trace
     with pytest.raises(ValueError):
         split_trace([], tags="")

@@ -1,5 +1,5 @@
 """The public scanner-side signatures are real types: a user's script is checked by ``mypy
---strict`` inside the suite, and the misuses a type checker can see are rejected (section 1).
+--strict`` inside the suite, and the misuses a type checker can see are rejected (A1).
 
 ``mypy`` comes with the ``lint`` extra; without it the check is skipped with the reason.
 """
@@ -67,12 +67,12 @@ _LINE = re.compile(r"^user\.py:(\d+): error: (.*)  \[([a-z-]+)\]$")
 
 
 def test_preset_name_lists_every_preset() -> None:
-    # section 5: the Literal of preset names is the PRESETS table's keys
+    # behaviour.md#presets: the Literal of preset names is the PRESETS table's keys
     assert set(get_args(PresetName)) == set(PRESETS)
 
 
 def test_user_script_under_mypy_strict(tmp_path: Path) -> None:
-    # section 1: typed public signatures; the script's good lines pass, the bad ones fail
+    # behaviour.md#a1: typed public signatures; the script's good lines pass, the bad ones fail
     pytest.importorskip("mypy", reason="mypy is not installed (pip install '.[lint]')")
     (tmp_path / "user.py").write_text(USER_SCRIPT)
     env = dict(os.environ, MYPYPATH=str(ROOT))

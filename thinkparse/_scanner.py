@@ -1,4 +1,4 @@
-"""Chooses the active ``ThinkScanner`` and declares what every scanner offers (S5, section 9).
+"""Chooses the active ``ThinkScanner`` and declares what every scanner offers (S5, build rules).
 
 ``THINKPARSE_NO_EXTENSIONS=1`` (read here, at import, through :mod:`thinkparse._env`) or a
 non-CPython interpreter selects the pure-Python scanner; otherwise the compiled one is used when

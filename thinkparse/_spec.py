@@ -5,7 +5,7 @@ everything they share from here, so the two can never disagree on a limit or a p
 
 Rules referenced (see docs/behaviour.md): R1 (``<REASONING>`` tags), T1 (tag syntax limits),
 T2 (``max_tentative``), T5 (fences: at most 3 spaces of indent, runs of at least 3), T9 (the
-``"\\n\\n"`` separator), section 1 (option validation), section 5 (presets).
+``"\\n\\n"`` separator), A3 (option validation), presets (presets).
 
 Decisions where the rules are silent:
 
@@ -46,7 +46,7 @@ MAX_CLOSER_SPACE = 256
 #: "ASCII whitespace" inside tags is exactly these four.
 TAG_SPACE = " \t\n\r"
 
-# --- misuse (see docs/behaviour.md#m1) -------------------------------
+# --- misuse (see behaviour.md#m1) -------------------------------
 #: ``feed()``/``close()``/a property of a scanner whose ``__init__`` never ran or raised.
 NOT_INITIALISED = (
     "scanner not initialised: ThinkScanner.__init__ did not run or raised; create it with "
@@ -101,7 +101,7 @@ DelimitersOption = Iterable[tuple[str, str]]
 #: ``start_in_reasoning`` where the whole text is at hand (T10 adds ``"auto"``).
 StartAutoOption = Union[bool, Literal["auto"]]
 
-# --- presets (section 5) ---------------------------------------------------------------------
+# --- presets (behaviour.md#presets) -----------------------------------------------------
 # Each entry cites what the model family's chat template and the model emit, and how vLLM's and
 # SGLang's reasoning parsers for that family read it (vllm-project/vllm ``vllm/reasoning/`` and
 # ``tests/reasoning/``; sgl-project/sglang ``python/sglang/srt/parser/reasoning_parser.py``).
@@ -301,7 +301,7 @@ def resolve_options(
     *,
     allow_auto: bool,
 ) -> Config:
-    """Validate options and fill them from ``preset`` (section 1, section 5).
+    """Validate options and fill them from ``preset`` (docs/behaviour.md#a3, #presets).
 
     Valid results are remembered when every option is built only of exact ``None``, ``bool``,
     ``int``, ``str`` and ``tuple`` values (keyed with each value's type, so ``True`` and ``1``
@@ -309,7 +309,7 @@ def resolve_options(
     contents can change (a list, a custom iterable) is read afresh at every call.
 
     Raises:
-        ValueError: naming the option, for any invalid value (section 1).
+        ValueError: naming the option, for any invalid value (docs/behaviour.md#a3).
         TypeError: for an option of the wrong type.
     """
     if (

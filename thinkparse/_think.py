@@ -1,4 +1,4 @@
-"""One-shot and iterator front ends over the active ``ThinkScanner`` (docs/behaviour.md#t1-#s7).
+"""One-shot and iterator front ends over the active ``ThinkScanner`` (docs/behaviour.md#t1 to #s7).
 
 Theory of operation: ``split_think`` feeds the whole text to one scanner and closes it, so
 one-shot and streaming results agree by construction (S1).  It reads the scanner only through
@@ -12,7 +12,7 @@ where the closer is consumed first, exactly "as if a tag had just been consumed 
 visible character".
 
 Every option has a sentinel default that prints as the documented value, so an option passed
-explicitly, even with the default's value, replaces the preset's (section 5).
+explicitly, even with the default's value, replaces the preset's (docs/behaviour.md#presets).
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def split_think(
         code_aware: leave tags inside Markdown code alone (T5).
         max_tentative: how far a tag opened mid-answer may run before it is taken as prose
             (T2); ``None`` (or any value of ``sys.maxsize`` or more) for no limit.
-        preset: fill the options for a model family (section 5); explicit options win.
+        preset: fill the options for a model family (presets); explicit options win.
 
     Returns:
         :class:`Split` with ``visible`` and ``reasoning`` (``None`` when no block, T9).
