@@ -29,7 +29,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ._access import (
     Figures,
@@ -45,7 +45,7 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "anthropic"
 
@@ -68,11 +68,14 @@ class Decoder:
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
 
-    def response(self, d: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> Parts:
         """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
-        and stop events of each block give)."""
+        and stop events of each block give), handed to the collector in one call."""
         content = req_array(d, "content")
-        out = self.out
+        visible: list[str] = []
+        segments: list[str] = []
+        sigs: Optional[list[str]] = None
+        redacted = False
         for i, block in enumerate(content):
             if type(block) is not dict:
                 block = item_map(block, "content", i)
@@ -82,24 +85,37 @@ class Decoder:
                 if type(text) is not str:
                     text = opt_str(block, "text", ("content", i))
                 if text:
-                    out.visible(text)
+                    visible.append(text)
             elif t == "thinking":
                 text = block.get("thinking")
                 if type(text) is not str:
                     text = opt_str(block, "thinking", ("content", i))
                 if text:
-                    out.reasoning(("b", i), text, BLOCKS)
+                    segments.append(text)
                 else:
-                    out.redact()  # display omitted (P6)
+                    redacted = True  # display omitted (P6)
                 sig = block.get("signature")
                 if sig:
-                    out.signature(signature_text(sig, ("content", i), "signature"))
+                    if type(sig) is not str:
+                        sig = signature_text(sig, ("content", i), "signature")
+                    if sig:
+                        if sigs is None:
+                            sigs = [sig]
+                        else:
+                            sigs.append(sig)
             elif t == "redacted_thinking":
-                out.redact()
-        self._usage(d, "")
-        reason = d.get("stop_reason")
-        if reason is not None:
-            out.finish(reason)
+                redacted = True
+        figures = None
+        u = d.get("usage")
+        if u is not None:
+            if type(u) is not dict:
+                u = opt_map(d, "usage", "")
+            if u is not None:
+                figures = usage_figures(u, "usage")
+        return (
+            visible[0] if len(visible) == 1 else "".join(visible),
+            segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
+        )
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")

@@ -42,7 +42,7 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "gemini"
 
@@ -129,9 +129,49 @@ class Decoder:
         self._seg = 0
         self._in_thought = False
 
-    def response(self, d: Mapping[str, Any]) -> None:
-        """A whole response: a stream of one chunk."""
-        self.event(d)
+    def response(self, d: Mapping[str, Any]) -> Parts:
+        """A whole response: a stream of one chunk, handed to the collector in one call."""
+        choice = self._choice
+        where = ("candidates", choice, "content", "parts")
+        visible: list[str] = []
+        segments: list[str] = []
+        sigs: Optional[list[str]] = None
+        in_thought = False
+        for i, p in enumerate(parts_of(d, choice) or ()):
+            if type(p) is not dict:
+                p = item_map(p, where, i)
+            text = p.get("text")
+            if text is not None and type(text) is not str:
+                text = opt_str(p, "text", (where, i))
+            sig = p.get("thoughtSignature") or p.get("thought_signature")
+            if sig:
+                sig = signature_text(sig, (where, i), "thoughtSignature")
+                if sig:
+                    if sigs is None:
+                        sigs = [sig]
+                    else:
+                        sigs.append(sig)
+            if p.get("thought") is True:
+                if text:
+                    if in_thought:
+                        segments[-1] += text  # consecutive thought parts: one segment (P2)
+                    else:
+                        in_thought = True
+                        segments.append(text)
+            else:
+                in_thought = False
+                if text:
+                    visible.append(text)
+        figures = usage_figures(d)
+        reason = None
+        cands = d.get("candidates")
+        if cands and isinstance(cands, (list, tuple)):
+            c = candidate(cands, choice)
+            if c is not None:
+                reason = c.get("finishReason") or c.get("finish_reason")
+        return (
+            "".join(visible), segments, BLOCKS, False, sigs, figures, reason
+        )
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
