@@ -79,6 +79,8 @@ class Collector:
     _sir = False
     _think: Optional[dict[str, Any]] = None
     finish_reason: Optional[str] = None
+    #: The stream's checked scanner options (``None``: the defaults).
+    options: Optional[dict[str, Any]] = None
 
     def __init__(
         self,
@@ -194,11 +196,18 @@ class Collector:
             self._released = True
             self._dr += r
 
-    def use_scanner(self, make_scanner: Callable[[], Any], start_in_reasoning: bool) -> None:
-        """Build the stream's inline scanner with ``make_scanner`` (before any visible text)."""
+    def use_scanner(
+        self,
+        make_scanner: Callable[[], Any],
+        start_in_reasoning: bool,
+        options: Optional[dict[str, Any]] = None,
+    ) -> None:
+        """Build the stream's inline scanner with ``make_scanner`` (before any visible text);
+        ``options``: the scanner's checked options (the turn finds inline blocks with them)."""
         if self._router is None:
             self._make_scanner = make_scanner
             self._sir = start_in_reasoning
+            self.options = options
 
     # --- stream bookkeeping ------------------------------------------------------------------
     def take(self) -> Delta:
@@ -263,7 +272,8 @@ class Collector:
             visible = ""
         turn = None
         if response is not None or stream is not None:
-            found = reasoning if fmt in (TAGS, HARMONY) else None
+            # Inline blocks are found again from the content on first use (X1).
+            found = (fmt, None, self.options or {}) if fmt in (TAGS, HARMONY) else None
             turn = (provider, response, choice, stream, found)
         u = self._u
         if u is None:
@@ -327,8 +337,10 @@ def whole_extraction(
         if visible and not redacted:
             split = split_inline(visible, think)
             if split is not None:
+                source = visible
                 visible, reasoning, fmt = split
-                inline = reasoning
+                if reasoning is not None:
+                    inline = (fmt, source, think)
     if visible and visible.isspace():
         visible = ""
     if figures is None:

@@ -40,7 +40,7 @@ from ._turn import Turn
 
 _DECODERS = {name: f.decoder for name, f in REGISTRY.items()}
 #: Decoders need a collector for stream events only; whole responses return their parts.
-_NO_COLLECTOR = Collector(False)
+NO_COLLECTOR = Collector(False)
 
 #: Families whose payloads hold several choices (W4).
 CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})
@@ -120,7 +120,7 @@ def normalize(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=True,
         )
-    parts = _DECODERS[family](_NO_COLLECTOR, choice).response(d)
+    parts = _DECODERS[family](NO_COLLECTOR, choice).response(d)
     return whole_extraction(
         parts, family, d, choice, one_shot(given) if given is not None else None
     )

@@ -109,6 +109,7 @@ class StreamNormalizer:
         self._given = given
         self._choice = check_choice(choice)
         self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
+        self._out.options = given
         self._family = check_provider(provider) if provider is not None else None
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
@@ -172,7 +173,7 @@ class StreamNormalizer:
         self._given = {}  # the first model named decides
         if preset is not None:
             given = {"preset": preset}
-            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given))
+            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given), given)
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).
@@ -217,7 +218,9 @@ class StreamNormalizer:
             ResponseShapeError: a streamed tool input is not valid JSON (a truncated stream);
                 ``result`` stays available.
         """
-        result = self.result
+        result = self._result
+        if result is None:
+            raise RuntimeError("StreamNormalizer.message is available after close()")
         turn = turn_of(result)
         if turn is None:
             raise ValueError("StreamNormalizer.message: no event decided the provider family")

@@ -134,7 +134,8 @@ class Decoder:
         choice = self._choice
         where = ("candidates", choice, "content", "parts")
         visible: list[str] = []
-        segments: list[str] = []
+        runs: list[list[str]] = []
+        run: list[str] = []
         sigs: Optional[list[str]] = None
         in_thought = False
         for i, p in enumerate(parts_of(d, choice) or ()):
@@ -154,10 +155,11 @@ class Decoder:
             if p.get("thought") is True:
                 if text:
                     if in_thought:
-                        segments[-1] += text  # consecutive thought parts: one segment (P2)
+                        run.append(text)  # consecutive thought parts: one segment (P2)
                     else:
                         in_thought = True
-                        segments.append(text)
+                        run = [text]
+                        runs.append(run)
             else:
                 in_thought = False
                 if text:
@@ -170,7 +172,9 @@ class Decoder:
             if c is not None:
                 reason = c.get("finishReason") or c.get("finish_reason")
         return (
-            "".join(visible), segments, BLOCKS, False, sigs, figures, reason
+            "".join(visible),
+            [r[0] if len(r) == 1 else "".join(r) for r in runs],
+            BLOCKS, False, sigs, figures, reason,
         )
 
     def event(self, ev: Mapping[str, Any]) -> None:
