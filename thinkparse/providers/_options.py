@@ -141,12 +141,16 @@ def payload_preset(d: Mapping[str, Any]) -> Optional[str]:
     A payload that names no model costs three dict look-ups; a model seen before, one more.
     """
     m = d.get("model")
+    if m is None:
+        m = d.get("modelVersion")
+        if m is None:
+            m = d.get("model_version")
+            if m is None:
+                return None
     if type(m) is str:
         p = _CACHE.get(m, _MISS)
         if p is not _MISS:
             return p  # type: ignore[return-value]
-    elif m is None and "modelVersion" not in d and "model_version" not in d:
-        return None
     if not has_model_table():
         return None
     return preset_for(model_name(d))

@@ -82,6 +82,16 @@ def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
 
 def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
     """``candidates[choice].content.parts`` or ``None`` where any level is missing."""
+    c0 = chosen(d, choice)
+    return parts_in(c0, choice) if c0 is not None else None
+
+
+def chosen(d: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
+    """``candidates[choice]`` or ``None`` when there is none.
+
+    Raises:
+        ResponseShapeError: ``candidates`` is not an array.
+    """
     cands = d.get("candidates")
     if not cands:
         if cands is not None and not isinstance(cands, (list, tuple)):
@@ -89,9 +99,11 @@ def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
         return None
     if not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    c0 = candidate(cands, choice)
-    if c0 is None:
-        return None
+    return candidate(cands, choice)
+
+
+def parts_in(c0: Mapping[str, Any], choice: int) -> Optional[Sequence[Any]]:
+    """``content.parts`` of candidate ``c0`` or ``None`` where a level is missing."""
     content = c0.get("content")
     if content is None:
         return None
@@ -138,7 +150,26 @@ class Decoder:
         run: list[str] = []
         sigs: Optional[list[str]] = None
         in_thought = False
-        for i, p in enumerate(parts_of(d, choice) or ()):
+        # The usual shape first (a list of dict candidates, dict content, list parts).
+        parts: Optional[Sequence[Any]] = None
+        cands = d.get("candidates")
+        c0: Optional[Mapping[str, Any]] = None
+        if type(cands) is list and choice < len(cands):
+            c0 = cands[choice]
+            if type(c0) is dict and c0.get("index", choice) == choice:
+                content = c0.get("content")
+                if type(content) is dict:
+                    parts = content.get("parts")
+                    if type(parts) is not list:
+                        parts = parts_in(c0, choice)
+                else:
+                    parts = parts_in(c0, choice)
+            else:
+                c0 = None
+        if c0 is None:
+            c0 = chosen(d, choice)
+            parts = parts_in(c0, choice) if c0 is not None else None
+        for i, p in enumerate(parts or ()):
             if type(p) is not dict:
                 p = item_map(p, where, i)
             text = p.get("text")
@@ -166,11 +197,8 @@ class Decoder:
                     visible.append(text)
         figures = usage_figures(d)
         reason = None
-        cands = d.get("candidates")
-        if cands and isinstance(cands, (list, tuple)):
-            c = candidate(cands, choice)
-            if c is not None:
-                reason = c.get("finishReason") or c.get("finish_reason")
+        if c0 is not None:
+            reason = c0.get("finishReason") or c0.get("finish_reason")
         return (
             "".join(visible),
             [r[0] if len(r) == 1 else "".join(r) for r in runs],
