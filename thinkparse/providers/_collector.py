@@ -9,9 +9,12 @@ a small set of parts and hands them to a :class:`Collector`:
 * ``usage(...)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4).
 
 The raw wire items (the turn, X1/X2) are kept by the decoder's :class:`~._turn.Turn`, which the
-collector hands to the Extraction it builds.  One-shot is a stream of one: ``normalize`` runs the
-same decoder over the whole response into a collector made with ``whole=True``.  The rules that
-do not depend on the wire format live here:
+collector hands to the Extraction it builds.  A whole response takes a shorter road: the
+decoder's ``response()`` returns all its parts in one tuple (:data:`Parts`: visible text, one
+entry per reasoning segment, redaction, signatures, usage figures, finish reason) and
+:func:`whole_extraction` builds the result from it -- the same result the one-by-one parts give,
+without a collector object and a method call per part (``normalize`` of a typical dict stays
+within docs/behaviour.md#p9's cost goal).  The rules that do not depend on the wire format:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its
