@@ -258,6 +258,18 @@ class Decoder:
 
     def _delta(self, delta: Mapping[str, Any], i: int, key: str) -> None:
         out = self.out
+        if len(delta) == 1:  # the usual chunk: one text field
+            ((k, v),) = delta.items()
+            if type(v) is str:
+                if k == "content":
+                    if v:
+                        self._after_text = True
+                        out.visible(v)
+                    return
+                if k == "reasoning_content" or k == "reasoning":
+                    if v:
+                        out.reasoning("f", v, FIELD)
+                    return
         content = delta.get("content")
         if type(content) is str:
             if content:
