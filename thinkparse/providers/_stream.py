@@ -85,6 +85,7 @@ class StreamNormalizer:
         "_closed",
         "_decoder",
         "_family",
+        "_feed_acc",
         "_given",
         "_out",
         "_result",
@@ -113,6 +114,7 @@ class StreamNormalizer:
         self._family = check_provider(provider) if provider is not None else None
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
+        self._feed_acc: Any = None
         if self._family is not None:
             check_family_choice(self._family, self._choice)
             self._start(self._family)
@@ -120,10 +122,15 @@ class StreamNormalizer:
         self._result: Optional[Extraction] = None
 
     def _start(self, family: str) -> None:
-        self._decoder = REGISTRY[family].decoder(self._out, self._choice)
+        decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
         from ._accumulate import accumulator
 
-        self._acc = accumulator(family, self._choice)
+        acc = self._acc = accumulator(family, self._choice)
+        if hasattr(decoder, "acc"):  # the decoder feeds the accumulator (one read per event)
+            decoder.acc = acc
+            self._feed_acc = None
+        else:
+            self._feed_acc = acc
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -163,7 +170,7 @@ class StreamNormalizer:
             decoder.event(ev)
         finally:
             d = self._out.take()
-        acc = self._acc
+        acc = self._feed_acc
         if acc is not None:
             acc.event(ev)
         return d

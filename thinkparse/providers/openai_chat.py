@@ -158,10 +158,13 @@ def _message(
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
 
-    __slots__ = ("_after_text", "_choice", "_mseg", "out")
+    __slots__ = ("_after_text", "_choice", "_mseg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        #: A stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is read
+        #: once; ``None`` when the caller feeds it.
+        self.acc: Any = None
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
         self._after_text = False
@@ -199,7 +202,44 @@ class Decoder:
         return (visible, segs, fmt, redacted, sigs, figures, reason)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One ``chat.completion.chunk`` (or legacy ``text_completion``) event."""
+        """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the
+        accumulator's, when this decoder feeds it."""
+        acc = self.acc
+        if acc is None:
+            self._event(ev)
+            return
+        choices = ev.get("choices")
+        # The usual chunk, read once: one choice holding only index and a one-field text delta,
+        # top-level keys as in the previous chunk (the accumulator's own short path).
+        if type(choices) is list and len(choices) == 1 and len(ev) == acc.nkeys:
+            c = choices[0]
+            if (
+                type(c) is dict
+                and (len(c) == 1 or (len(c) == 2 and "index" in c))
+                and c.get("index", 0) == self._choice
+            ):
+                delta = c.get("delta")
+                if type(delta) is dict and len(delta) == 1 and "usage" not in ev and (
+                    "x_groq" not in ev
+                ):
+                    ((k, v),) = delta.items()
+                    if type(v) is str and (
+                        k == "reasoning_content"
+                        or k == "reasoning"
+                        or (k == "content" and acc.chunks is None)
+                    ):
+                        if v:
+                            if k == "content":
+                                self._after_text = True
+                                self.out.visible(v)
+                            else:
+                                self.out.reasoning("f", v, FIELD)
+                        acc.text_piece(k, v)
+                        return
+        self._event(ev)
+        acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         choices = ev.get("choices")
         if type(choices) is list and choices:
             c = choices[0]
