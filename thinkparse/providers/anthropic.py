@@ -61,10 +61,13 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
 class Decoder:
     """Decodes a Messages API ``Message`` or its stream events."""
 
-    __slots__ = ("_blocks", "out")
+    __slots__ = ("_blocks", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        #: A stream's accumulator (X1/X2), fed by this decoder so that a text or thinking
+        #: delta is read once; ``None`` when the caller feeds it.
+        self.acc: Any = None
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
 
@@ -129,7 +132,31 @@ class Decoder:
         self.out.usage(i_, o, tt, r)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event."""
+        """One stream event; then the accumulator's, when this decoder feeds it."""
+        acc = self.acc
+        if acc is None:
+            self._event(ev)
+            return
+        if ev.get("type") == "content_block_delta":
+            d = ev.get("delta")
+            if type(d) is dict:
+                dt = d.get("type")
+                key = "text" if dt == "text_delta" else "thinking" if dt == "thinking_delta" else ""
+                v = d.get(key) if key else None
+                idx = ev.get("index")
+                if type(v) is str and (idx is None or type(idx) is int):
+                    if v:
+                        if key == "text":
+                            self.out.visible(v)
+                        else:
+                            self._block(idx, "thinking")[1] = True
+                            self.out.reasoning(("b", idx), v, BLOCKS)
+                    acc.text_piece(idx, key, v)
+                    return
+        self._event(ev)
+        acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "content_block_delta":
             delta = ev.get("delta")
