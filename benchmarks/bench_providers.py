@@ -4,16 +4,27 @@ Run: ``python benchmarks/bench_providers.py`` (from the repository root, or with
 installed).  Prints ns per call for ``normalize`` on a typical response of each family and for
 ``StreamNormalizer.feed`` per event of a typical stream, best of several rounds of
 ``time.perf_counter`` loops.  ``--quick`` runs fewer iterations.
+
+``--against DIR [DIR ...]`` compares source trees (each a directory holding a ``thinkparse``
+package, e.g. ``git archive main thinkparse | tar -x -C DIR`` plus the compiled scanner copied
+in) with this one: each tree runs in its own process, the trees alternate three times, and each
+figure is the best over all runs of 40 rounds of 300 calls (``normalize``) or 60 rounds of one
+stream (``feed``, per event), in CPU time of the thread (``time.thread_time``), with the load
+average printed.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(
+    0, os.environ.get("THINKPARSE_BENCH_TREE") or str(Path(__file__).resolve().parent.parent)
+)
 
 import thinkparse
 from thinkparse import StreamNormalizer, normalize
@@ -337,5 +348,63 @@ def main() -> None:
         print(f"{'to_message(r)        ' + name:<48} {nm:>10.0f}")
 
 
+def _table() -> None:
+    # One process's rows for --against: "name<TAB>ns" lines, thread CPU time.
+    def best(fn: Callable[[], object], loops: int, rounds: int) -> float:
+        b = float("inf")
+        for _ in range(rounds):
+            t0 = time.thread_time()
+            for _ in range(loops):
+                fn()
+            b = min(b, (time.thread_time() - t0) / loops)
+        return b * 1e9
+
+    for name, payload in RESPONSES.items():
+
+        def one(p: dict[str, Any] = payload) -> object:
+            return normalize(p)
+
+        print(f"normalize {name}\t{best(one, 300, 40):.0f}")
+    for name, make in STREAMS.items():
+        events = make()
+
+        def run(evs: list[dict[str, Any]] = events) -> None:
+            sn = StreamNormalizer()
+            for e in evs:
+                sn.feed(e)
+            sn.close()
+
+        print(f"feed {name}\t{best(run, 20, 60) / len(events):.0f}")
+
+
+def against(trees: list[str]) -> None:
+    """Alternate this tree and ``trees``; print the best figure of each row per tree."""
+    here = str(Path(__file__).resolve().parent.parent)
+    names = ["this tree", *trees]
+    best: dict[str, dict[str, float]] = {n: {} for n in names}
+    loads = []
+    for _ in range(3):
+        for name, tree in zip(names, [here, *trees]):
+            env = {**os.environ, "THINKPARSE_BENCH_TREE": tree}
+            out = subprocess.run(
+                [sys.executable, __file__, "--table"], env=env, capture_output=True,
+                text=True, check=True,
+            ).stdout
+            loads.append(os.getloadavg()[0])
+            for line in out.splitlines():
+                row, ns = line.rsplit("\t", 1)
+                best[name][row] = min(best[name].get(row, float("inf")), float(ns))
+    rows = list(best["this tree"])
+    print(f"load average (1 min) during the runs: {min(loads):.2f}-{max(loads):.2f}")
+    print(f"{'ns (best)':<56}" + "".join(f"{n[-18:]:>20}" for n in names))
+    for row in rows:
+        print(f"{row:<56}" + "".join(f"{best[n].get(row, float('nan')):>20.0f}" for n in names))
+
+
 if __name__ == "__main__":
-    main()
+    if "--table" in sys.argv:
+        _table()
+    elif "--against" in sys.argv:
+        against(sys.argv[sys.argv.index("--against") + 1 :])
+    else:
+        main()

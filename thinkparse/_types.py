@@ -200,6 +200,11 @@ class Extraction:
         """Every reasoning item of the turn in wire order (see docs/behaviour.md#x1).
 
         Built on first access from the decoded turn; ``()`` for an Extraction built by hand.
+        The turn is the response ``normalize`` was given, kept by reference (not copied, so
+        that ``normalize`` stays cheap): changes made to that response before the first access
+        show in the blocks (and in :func:`~thinkparse.to_message`).  Read ``blocks`` (each
+        block's ``wire`` is its own copy from then on) or take the message before changing or
+        reusing the response object.
         """
         t = turn_of(self)
         return t.blocks if t is not None else ()

@@ -75,6 +75,15 @@ class _Anthropic(AccumulatorBase):
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[str]] = {}
 
+    def text_piece(self, idx: Any, key: str, v: str) -> None:
+        """What :meth:`event` does with a text or thinking delta its decoder has read."""
+        pk = (idx, key)
+        p = self.pieces.get(pk)
+        if p is None:
+            self.pieces[pk] = [v]
+        else:
+            p.append(v)
+
     def event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "content_block_delta":

@@ -9,9 +9,12 @@ a small set of parts and hands them to a :class:`Collector`:
 * ``usage(...)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4).
 
 The raw wire items (the turn, X1/X2) are kept by the decoder's :class:`~._turn.Turn`, which the
-collector hands to the Extraction it builds.  One-shot is a stream of one: ``normalize`` runs the
-same decoder over the whole response into a collector made with ``whole=True``.  The rules that
-do not depend on the wire format live here:
+collector hands to the Extraction it builds.  A whole response takes a shorter road: the
+decoder's ``response()`` returns all its parts in one tuple (:data:`Parts`: visible text, one
+entry per reasoning segment, redaction, signatures, usage figures, finish reason) and
+:func:`whole_extraction` builds the result from it -- the same result the one-by-one parts give,
+without a collector object and a method call per part (``normalize`` of a typical dict stays
+within docs/behaviour.md#p9's cost goal).  The rules that do not depend on the wire format:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its
@@ -38,6 +41,7 @@ from ._assemble import (
     HARMONY,
     NONE,
     TAGS,
+    join_segments,
     new_extraction,
     new_usage,
     split_inline,
@@ -78,6 +82,8 @@ class Collector:
     _sir = False
     _think: Optional[dict[str, Any]] = None
     finish_reason: Optional[str] = None
+    #: The stream's checked scanner options (``None``: the defaults).
+    options: Optional[dict[str, Any]] = None
 
     def __init__(
         self,
@@ -193,11 +199,18 @@ class Collector:
             self._released = True
             self._dr += r
 
-    def use_scanner(self, make_scanner: Callable[[], Any], start_in_reasoning: bool) -> None:
-        """Build the stream's inline scanner with ``make_scanner`` (before any visible text)."""
+    def use_scanner(
+        self,
+        make_scanner: Callable[[], Any],
+        start_in_reasoning: bool,
+        options: Optional[dict[str, Any]] = None,
+    ) -> None:
+        """Build the stream's inline scanner with ``make_scanner`` (before any visible text);
+        ``options``: the scanner's checked options (the turn finds inline blocks with them)."""
         if self._router is None:
             self._make_scanner = make_scanner
             self._sir = start_in_reasoning
+            self.options = options
 
     # --- stream bookkeeping ------------------------------------------------------------------
     def take(self) -> Delta:
@@ -245,37 +258,25 @@ class Collector:
             stream: a stream's accumulator: the turn reads the response it adds up to on
                 first use (and its errors surface in the message).  With neither: no turn.
         """
-        if self._vis is not None and self._rea is not None:
-            self.take()
-            visible = "".join(self._vis)
-            reasoning: Optional[str] = "".join(self._rea)
-        else:
-            visible = self._dv
-            reasoning = self._dr
+        self.take()
+        visible = "".join(self._vis)  # type: ignore[arg-type]
+        reasoning: Optional[str] = "".join(self._rea)  # type: ignore[arg-type]
         router = self._router
         fmt = self._fmt
-        if self._whole:
-            if not reasoning:
-                reasoning = None
-                fmt = NONE
-                if visible and not self._redacted:
-                    inline = split_inline(visible, self._think)
-                    if inline is not None:
-                        visible, reasoning, fmt = inline
-        else:
-            if router is not None and router.inline():
-                visible = visible.strip()
-                reasoning = reasoning.strip() if reasoning else reasoning
-            if not reasoning or reasoning.isspace():
-                reasoning = None
-                fmt = NONE
-            elif fmt is None:
-                fmt = HARMONY if router is not None and router.harmony else TAGS
+        if router is not None and router.inline():
+            visible = visible.strip()
+            reasoning = reasoning.strip() if reasoning else reasoning
+        if not reasoning or reasoning.isspace():
+            reasoning = None
+            fmt = NONE
+        elif fmt is None:
+            fmt = HARMONY if router is not None and router.harmony else TAGS
         if visible and visible.isspace():
             visible = ""
         turn = None
         if response is not None or stream is not None:
-            found = reasoning if fmt in (TAGS, HARMONY) else None
+            # Inline blocks are found again from the content on first use (X1).
+            found = (fmt, None, self.options or {}) if fmt in (TAGS, HARMONY) else None
             turn = (provider, response, choice, stream, found)
         u = self._u
         if u is None:
@@ -297,6 +298,84 @@ class Collector:
             self.finish_reason,
             turn,
         )
+
+
+#: Token figures of a usage object: (input, output, total, reasoning).
+Figures = tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
+
+#: Every part of a whole response, as a family decoder's ``response()`` returns them:
+#: (visible, reasoning segments, format, redacted, signatures, figures, finish reason).
+#: Each segment is its own (P2); the format is that of the readable dedicated reasoning.
+Parts = tuple[
+    str, Optional[list[str]], str, bool, Optional[list[str]], Optional[Figures], Any
+]
+
+
+def whole_extraction(
+    parts: Parts,
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    think: Optional[dict[str, Any]],
+) -> Extraction:
+    """The :class:`~thinkparse.Extraction` of a whole response's parts (the one-shot path).
+
+    The same result as handing the parts one by one to a whole-response :class:`Collector`
+    (visible text, each segment under its own key, redaction, signatures, usage, finish
+    reason), built without one: one-shot ``normalize`` stays a few function calls
+    (docs/behaviour.md#p9's cost goal).
+    """
+    visible, segments, fmt, redacted, sigs, figures, reason = parts
+    reasoning: Optional[str] = None
+    if segments:
+        if len(segments) == 1:
+            reasoning = segments[0]
+            if not reasoning or reasoning.isspace():
+                reasoning = None
+        else:
+            reasoning = join_segments(segments)
+    inline = None
+    if reasoning is None:
+        fmt = NONE
+        if visible and not redacted:
+            split = split_inline(visible, think)
+            if split is not None:
+                source = visible
+                visible, reasoning, fmt = split
+                if reasoning is not None:
+                    inline = (fmt, source, think)
+    if visible and visible.isspace():
+        visible = ""
+    if figures is None:
+        usage = EMPTY_USAGE
+        r_tokens = None
+    else:
+        r_tokens = figures[3]
+        usage = new_usage(figures[0], figures[1], r_tokens, figures[2])
+    if reason is not None and type(reason) is not str:
+        reason = _finish_text(reason)
+    return new_extraction(
+        visible,
+        reasoning,
+        r_tokens,
+        -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
+        redacted,
+        tuple(sigs) if sigs else (),
+        provider,
+        fmt,
+        usage,
+        reason or None,
+        (provider, response, choice, None, inline),
+    )
+
+
+def _finish_text(reason: Any) -> Optional[str]:
+    """A reported finish reason as text (enums by value); ``None`` for anything else (W4)."""
+    if isinstance(reason, Enum):
+        reason = reason.value
+    if reason and isinstance(reason, str):
+        return str(reason)
+    return None
 
 
 def _default_scanner() -> Any:

@@ -6,7 +6,9 @@ when ``start_in_reasoning`` is off and the text starts (after whitespace) with a
 that can open a completion (``<|start|>``, ``<|channel|>``, ``<|message|>``, ``<|constrain|>``),
 it goes through a :class:`~.harmony.HarmonyScanner`; any other text goes through a
 :class:`~thinkparse.ThinkScanner` built from the normaliser's options.  The route is kept for
-the rest of the message.  While it is undecided, leading whitespace and a prefix of those tokens
+the rest of the message; whether inline markup was found (so that the result is stripped, P3)
+is the scanner's ``tag_consumed`` / ``had_block``, so nothing of the stream is kept.  While it
+is undecided, leading whitespace and a prefix of those tokens
 are held (at most 1024 characters; past that the route is decided with what is there).
 Harmony markup that does not start the content is not recognised in streams.
 """
@@ -40,9 +42,7 @@ class InlineRouter:
         "_harmony",
         "_head",
         "_make_scanner",
-        "_scan_in",
         "_scan_released",
-        "_scan_vis",
         "_scanner",
         "_sir",
         "mode",
@@ -55,8 +55,6 @@ class InlineRouter:
         self.mode = UNDECIDED
         self._head = ""
         self._scanner: Any = None
-        self._scan_in: list[str] = []
-        self._scan_vis: list[str] = []
         self._scan_released = False
         self._harmony: Optional[HarmonyScanner] = None
 
@@ -102,9 +100,6 @@ class InlineRouter:
 
     def _think(self, text: str, released: bool) -> tuple[str, str]:
         v, r = self._scanner.feed(text)
-        self._scan_in.append(text)
-        if v:
-            self._scan_vis.append(v)
         if r:
             r = self._scan_reasoning(r, released)
         return v, r
@@ -132,8 +127,6 @@ class InlineRouter:
             released = released or bool(r1)
         if self.mode == THINK:
             v, r = self._scanner.close()
-            if v:
-                self._scan_vis.append(v)
             if r:
                 r = self._scan_reasoning(r, released)
             return v1 + v, r1 + r
@@ -149,11 +142,10 @@ class InlineRouter:
     def inline(self) -> bool:
         """Whether inline markup was found (the result is then stripped, P3)."""
         if self.mode == THINK:
-            return (
-                self._sir
-                or self._scan_released
-                or "".join(self._scan_vis) != "".join(self._scan_in)
-            )
+            # The scanner's own account (docs/behaviour.md#t8, #t9): a consumed tag or a block
+            # means the text was changed; nothing of the stream is kept to compare.
+            sc = self._scanner
+            return bool(self._sir or self._scan_released or sc.tag_consumed or sc.had_block)
         if self.mode == HARMONY_MODE:
             h = self._harmony
             return h is not None and h.found

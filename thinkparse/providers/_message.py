@@ -36,7 +36,14 @@ def to_message(
 
     Returns:
         A message dict (Chat, Anthropic, Bedrock, Gemini, Ollama) or a list of items
-        (Responses).
+        (Responses): new objects, sharing nothing with the response.
+
+    An Extraction keeps a reference to the response it was made from, not a copy (copying
+    would cost more than ``normalize`` itself), and builds the message from it at each call:
+    the response must not be changed while the Extraction is still to be turned into a
+    message.  Take the message first (or hand the Extraction to
+    :class:`~thinkparse.ReasoningContext`, whose ``update`` takes its copies at once) when the
+    response object is to be reused.
 
     Raises:
         TypeError: ``turn`` is not a mapping, model or Extraction.

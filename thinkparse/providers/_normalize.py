@@ -28,17 +28,19 @@ from .._spec import (
 )
 from .._types import Extraction
 from ._access import as_mapping
-from ._collector import Collector
+from ._collector import Collector, whole_extraction
 from ._options import (
     check_choice,
-    has_model_table,
-    model_name,
     one_shot,
-    preset_for,
+    payload_preset,
     think_options,
 )
 from ._registry import REGISTRY, check_provider, response_family
 from ._turn import Turn
+
+_DECODERS = {name: f.decoder for name, f in REGISTRY.items()}
+#: Decoders need a collector for stream events only; whole responses return their parts.
+NO_COLLECTOR = Collector(False)
 
 #: Families whose payloads hold several choices (W4).
 CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})
@@ -111,19 +113,17 @@ def normalize(
         and code_aware is DEFAULT_CODE_AWARE_OPT
         and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
     ):
-        given = None
-        if has_model_table() and ("model" in d or "modelVersion" in d or "model_version" in d):
-            model_preset = preset_for(model_name(d))
-            if model_preset is not None:
-                given = {"preset": model_preset}
+        model_preset = payload_preset(d)
+        given = {"preset": model_preset} if model_preset is not None else None
     else:
         given = think_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=True,
         )
-    out = Collector(True, None, False, one_shot(given))
-    REGISTRY[family].decoder(out, choice).response(d)
-    return out.result(family, d, choice)
+    parts = _DECODERS[family](NO_COLLECTOR, choice).response(d)
+    return whole_extraction(
+        parts, family, d, choice, one_shot(given) if given is not None else None
+    )
 
 
 def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:

@@ -132,6 +132,28 @@ def preset_for(model: Optional[str]) -> Optional[str]:
 
 
 _CACHE: dict[str, Optional[str]] = {}
+_MISS = object()
+
+
+def payload_preset(d: Mapping[str, Any]) -> Optional[str]:
+    """The preset of the model a whole response names (P13), else ``None``.
+
+    A payload that names no model costs three dict look-ups; a model seen before, one more.
+    """
+    m = d.get("model")
+    if m is None:
+        m = d.get("modelVersion")
+        if m is None:
+            m = d.get("model_version")
+            if m is None:
+                return None
+    if type(m) is str:
+        p = _CACHE.get(m, _MISS)
+        if p is not _MISS:
+            return p  # type: ignore[return-value]
+    if not has_model_table():
+        return None
+    return preset_for(model_name(d))
 _TABLE: Optional[Callable[[str], Optional[str]]] = None
 
 

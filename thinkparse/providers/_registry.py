@@ -35,7 +35,7 @@ from typing import Any, Callable, Literal, Optional, Protocol
 
 from .._errors import UnknownProviderError
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 ProviderName = Literal[
     "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
@@ -45,8 +45,8 @@ ProviderName = Literal[
 class Decoder(Protocol):
     """What every family decoder provides (one per message)."""
 
-    def response(self, d: Mapping[str, Any], /) -> None:
-        """Decode a whole response into the collector."""
+    def response(self, d: Mapping[str, Any], /) -> Parts:
+        """Decode a whole response into its parts (one-shot: no collector is involved)."""
 
     def event(self, ev: Mapping[str, Any], /) -> None:
         """Decode one stream event into the collector."""
@@ -203,14 +203,26 @@ def response_family(d: Mapping[str, Any]) -> str:
     Raises:
         UnknownProviderError: no family recognises the shape.
     """
+    # The order of _RESPONSE_TESTS, written out: one dict look-up per family tried.
     if "choices" in d:
         return "openai_chat"
-    for keys, is_response, name in _RESPONSE_TESTS:
-        for k in keys:
-            if k in d:
-                if is_response(d):
-                    return name
-                break
+    out = d.get("output")
+    if out is not None:
+        if type(out) is list or _is_list(out):
+            return "openai_responses"
+        if (type(out) is dict or isinstance(out, Mapping)) and "message" in out:
+            return "bedrock"
+    if d.get("object") == "response":
+        return "openai_responses"
+    if "candidates" in d or "promptFeedback" in d or "prompt_feedback" in d:
+        return "gemini"
+    t = d.get("type")
+    if t == "message":
+        c = d.get("content")
+        if type(c) is list or _is_list(c):
+            return "anthropic"
+    if ("message" in d or "response" in d) and _ollama_response(d):
+        return "ollama"
     hint = ""
     try:
         if event_family(d) is not None:

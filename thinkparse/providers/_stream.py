@@ -85,6 +85,7 @@ class StreamNormalizer:
         "_closed",
         "_decoder",
         "_family",
+        "_feed_acc",
         "_given",
         "_out",
         "_result",
@@ -109,9 +110,11 @@ class StreamNormalizer:
         self._given = given
         self._choice = check_choice(choice)
         self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
+        self._out.options = given
         self._family = check_provider(provider) if provider is not None else None
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
+        self._feed_acc: Any = None
         if self._family is not None:
             check_family_choice(self._family, self._choice)
             self._start(self._family)
@@ -119,10 +122,15 @@ class StreamNormalizer:
         self._result: Optional[Extraction] = None
 
     def _start(self, family: str) -> None:
-        self._decoder = REGISTRY[family].decoder(self._out, self._choice)
+        decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
         from ._accumulate import accumulator
 
-        self._acc = accumulator(family, self._choice)
+        acc = self._acc = accumulator(family, self._choice)
+        if hasattr(decoder, "acc"):  # the decoder feeds the accumulator (one read per event)
+            decoder.acc = acc
+            self._feed_acc = None
+        else:
+            self._feed_acc = acc
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -162,7 +170,7 @@ class StreamNormalizer:
             decoder.event(ev)
         finally:
             d = self._out.take()
-        acc = self._acc
+        acc = self._feed_acc
         if acc is not None:
             acc.event(ev)
         return d
@@ -172,7 +180,7 @@ class StreamNormalizer:
         self._given = {}  # the first model named decides
         if preset is not None:
             given = {"preset": preset}
-            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given))
+            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given), given)
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).
@@ -217,7 +225,9 @@ class StreamNormalizer:
             ResponseShapeError: a streamed tool input is not valid JSON (a truncated stream);
                 ``result`` stays available.
         """
-        result = self.result
+        result = self._result
+        if result is None:
+            raise RuntimeError("StreamNormalizer.message is available after close()")
         turn = turn_of(result)
         if turn is None:
             raise ValueError("StreamNormalizer.message: no event decided the provider family")

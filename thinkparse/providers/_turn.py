@@ -4,6 +4,17 @@ A :class:`Turn` holds the family, the chosen choice and the response as received
 response the mapping itself, for a stream the response its events add up to (built by
 :mod:`._accumulate`).  Blocks and the message are built from it on first use, by the same code
 for both, so a stream and its non-streamed twin give equal blocks and messages.
+
+Decision (the kept response is a reference, not a copy): ``normalize`` keeps the caller's
+response object as it is; a copy, even of the reasoning items only, would cost more than the
+whole of ``normalize`` of a typical dict (docs/behaviour.md#x1 lets the turn be built lazily so
+that calls that never touch it stay cheap).  So the turn reflects the response as it is when the
+blocks are first read or a message is built; changes made before then show (``normalize(r)``,
+then ``r["content"][0]["thinking"] = "x"``, gives a block text ``"x"`` while ``reasoning`` kept
+the old text).  Blocks are copies once built (each ``wire`` a deep copy per access), messages are
+new objects at every call, and :class:`~thinkparse.ReasoningContext` builds both at ``update``:
+callers that keep turns and reuse response objects read them first.  A stream's response is
+its own (built from the events' pieces at first use).
 """
 
 from __future__ import annotations
@@ -32,14 +43,16 @@ class Turn:
         response: Optional[Mapping[str, Any]],
         choice: int,
         stream: Optional[Any],
-        inline: Optional[str] = None,
+        inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
     ) -> None:
         self.provider = provider
         self._response = response  # None for a stream until first use
         self._choice = choice
         self._stream = stream
         self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
-        self._inline = inline  # reasoning split from inline markup: one block, wire == {}
+        # Inline reasoning (X1): (format, the text it was split from -- None for a stream: the
+        # visible text of the response its events add up to --, the split options).
+        self._inline = inline
 
     @property
     def model(self) -> Optional[str]:

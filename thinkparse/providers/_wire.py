@@ -12,8 +12,8 @@ Decisions where docs/behaviour.md is silent:
   makes a block; a null value does not.  When ``reasoning_details`` has no readable entry but a
   field is readable, the field's block follows the detail blocks (so ``reasoning`` stays the P2
   join of the readable block texts).
-* Inline ``<think>`` / harmony reasoning gives one block (``wire == {}``) holding the extracted
-  reasoning: the inline splitter reports the blocks joined.
+* Inline ``<think>`` / harmony reasoning gives one block (``wire == {}``) per extracted block,
+  found again from the text on first use (:mod:`._inline_blocks`).
 * Responses messages drop null-valued keys at every depth (the output's ``logprobs: null``
   and the like are not accepted as input).
 * Byte values (SDK objects dumped in Python mode) are standard base64 strings in ``wire`` and in
@@ -286,14 +286,35 @@ _BLOCKS: dict[str, Callable[[Mapping[str, Any], int], list[ReasoningBlock]]] = {
 
 
 def blocks_of(
-    provider: str, response: Mapping[str, Any], choice: int, inline: Optional[str] = None
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
 ) -> tuple[ReasoningBlock, ...]:
-    """The reasoning blocks of a response (X1); ``inline``: reasoning split from the text."""
+    """The reasoning blocks of a response (X1).
+
+    ``inline``: reasoning was split from inline markup: ``(format, text, options)``, ``text``
+    ``None`` for the response's own visible text; one block per extracted block.
+    """
     fn = _BLOCKS.get(provider)
     out = fn(response, choice) if fn is not None else []
     if inline:
-        out.append(ReasoningBlock("text", inline, None, None, None, provider, {}))
+        from ._inline_blocks import inline_blocks
+
+        fmt, text, think = inline
+        if text is None:
+            text = visible_text(provider, response, choice)
+        for b in inline_blocks(fmt, text, think):
+            out.append(ReasoningBlock("text", b, None, None, None, provider, {}))
     return tuple(out)
+
+
+def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
+    """The answer text of a whole response, before any inline split (P1)."""
+    from ._normalize import NO_COLLECTOR
+    from ._registry import REGISTRY
+
+    return REGISTRY[provider].decoder(NO_COLLECTOR, choice).response(response)[0]
 
 
 def message_of(

@@ -29,7 +29,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ._access import (
     Figures,
@@ -45,7 +45,7 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "anthropic"
 
@@ -61,18 +61,24 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
 class Decoder:
     """Decodes a Messages API ``Message`` or its stream events."""
 
-    __slots__ = ("_blocks", "out")
+    __slots__ = ("_blocks", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        #: A stream's accumulator (X1/X2), fed by this decoder so that a text or thinking
+        #: delta is read once; ``None`` when the caller feeds it.
+        self.acc: Any = None
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
 
-    def response(self, d: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> Parts:
         """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
-        and stop events of each block give)."""
+        and stop events of each block give), handed to the collector in one call."""
         content = req_array(d, "content")
-        out = self.out
+        visible: list[str] = []
+        segments: list[str] = []
+        sigs: Optional[list[str]] = None
+        redacted = False
         for i, block in enumerate(content):
             if type(block) is not dict:
                 block = item_map(block, "content", i)
@@ -82,24 +88,37 @@ class Decoder:
                 if type(text) is not str:
                     text = opt_str(block, "text", ("content", i))
                 if text:
-                    out.visible(text)
+                    visible.append(text)
             elif t == "thinking":
                 text = block.get("thinking")
                 if type(text) is not str:
                     text = opt_str(block, "thinking", ("content", i))
                 if text:
-                    out.reasoning(("b", i), text, BLOCKS)
+                    segments.append(text)
                 else:
-                    out.redact()  # display omitted (P6)
+                    redacted = True  # display omitted (P6)
                 sig = block.get("signature")
                 if sig:
-                    out.signature(signature_text(sig, ("content", i), "signature"))
+                    if type(sig) is not str:
+                        sig = signature_text(sig, ("content", i), "signature")
+                    if sig:
+                        if sigs is None:
+                            sigs = [sig]
+                        else:
+                            sigs.append(sig)
             elif t == "redacted_thinking":
-                out.redact()
-        self._usage(d, "")
-        reason = d.get("stop_reason")
-        if reason is not None:
-            out.finish(reason)
+                redacted = True
+        figures = None
+        u = d.get("usage")
+        if u is not None:
+            if type(u) is not dict:
+                u = opt_map(d, "usage", "")
+            if u is not None:
+                figures = usage_figures(u, "usage")
+        return (
+            visible[0] if len(visible) == 1 else "".join(visible),
+            segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
+        )
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")
@@ -113,7 +132,31 @@ class Decoder:
         self.out.usage(i_, o, tt, r)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event."""
+        """One stream event; then the accumulator's, when this decoder feeds it."""
+        acc = self.acc
+        if acc is None:
+            self._event(ev)
+            return
+        if ev.get("type") == "content_block_delta":
+            d = ev.get("delta")
+            if type(d) is dict:
+                dt = d.get("type")
+                key = "text" if dt == "text_delta" else "thinking" if dt == "thinking_delta" else ""
+                v = d.get(key) if key else None
+                idx = ev.get("index")
+                if type(v) is str and (idx is None or type(idx) is int):
+                    if v:
+                        if key == "text":
+                            self.out.visible(v)
+                        else:
+                            self._block(idx, "thinking")[1] = True
+                            self.out.reasoning(("b", idx), v, BLOCKS)
+                    acc.text_piece(idx, key, v)
+                    return
+        self._event(ev)
+        acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "content_block_delta":
             delta = ev.get("delta")

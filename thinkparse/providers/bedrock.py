@@ -28,7 +28,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Optional
 
 from ._access import (
     Figures,
@@ -45,7 +45,7 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "bedrock"
 
@@ -83,7 +83,7 @@ class Decoder:
         self.out = out
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
 
-    def response(self, d: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> Parts:
         """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
         output = opt_map(d, "output", "")
         if output is None:
@@ -96,18 +96,55 @@ class Decoder:
             raise missing("output.message", "content", "an array")
         if not isinstance(content, (list, tuple)):
             raise shape_error("output.message", "content", "an array", content)
+        visible: list[str] = []
+        segments: list[str] = []
+        sigs: Optional[list[str]] = None
+        redacted = False
         for i, block in enumerate(content):
             if type(block) is not dict:
                 block = item_map(block, _CONTENT, i)
-            self._content(i, block, (_CONTENT, i))
-            self._stop(i)
+            where: Where = (_CONTENT, i)
+            text = block.get("text")
+            if text is not None:
+                if type(text) is not str:
+                    text = opt_str(block, "text", where)
+                if text:
+                    visible.append(text)
+            rc = block.get("reasoningContent")
+            if rc is None:
+                continue
+            if type(rc) is not dict:
+                rc = opt_map(block, "reasoningContent", where)
+                if rc is None:
+                    continue
+            rwhere: Where = (where, "reasoningContent")
+            holder = rc
+            rt = rc.get("reasoningText")
+            if rt is not None:
+                if type(rt) is not dict:
+                    rt = opt_map(rc, "reasoningText", rwhere)
+                if rt is not None:
+                    holder, rwhere = rt, (rwhere, "reasoningText")
+            rtext = holder.get("text")
+            if rtext is not None and type(rtext) is not str:
+                rtext = opt_str(holder, "text", render(rwhere))
+            if rtext:
+                segments.append(rtext)
+            sig = holder.get("signature")
+            if sig:
+                sig = signature_text(sig, rwhere, "signature")
+                if sig:
+                    if sigs is None:
+                        sigs = [sig]
+                    else:
+                        sigs.append(sig)
+            if rc.get("redactedContent"):
+                redacted = True
         u = opt_map(d, "usage", "")
-        if u is not None:
-            i_, o, t, r = usage_figures(u, "usage")
-            self.out.usage(i_, o, t, r)
-        reason = d.get("stopReason")
-        if reason is not None:
-            self.out.finish(reason)
+        figures = usage_figures(u, "usage") if u is not None else None
+        return (
+            "".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")
+        )
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""

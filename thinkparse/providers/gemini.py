@@ -42,7 +42,7 @@ from ._access import (
     signature_text,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "gemini"
 
@@ -82,6 +82,16 @@ def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
 
 def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
     """``candidates[choice].content.parts`` or ``None`` where any level is missing."""
+    c0 = chosen(d, choice)
+    return parts_in(c0, choice) if c0 is not None else None
+
+
+def chosen(d: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
+    """``candidates[choice]`` or ``None`` when there is none.
+
+    Raises:
+        ResponseShapeError: ``candidates`` is not an array.
+    """
     cands = d.get("candidates")
     if not cands:
         if cands is not None and not isinstance(cands, (list, tuple)):
@@ -89,9 +99,11 @@ def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
         return None
     if not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    c0 = candidate(cands, choice)
-    if c0 is None:
-        return None
+    return candidate(cands, choice)
+
+
+def parts_in(c0: Mapping[str, Any], choice: int) -> Optional[Sequence[Any]]:
+    """``content.parts`` of candidate ``c0`` or ``None`` where a level is missing."""
     content = c0.get("content")
     if content is None:
         return None
@@ -129,9 +141,69 @@ class Decoder:
         self._seg = 0
         self._in_thought = False
 
-    def response(self, d: Mapping[str, Any]) -> None:
-        """A whole response: a stream of one chunk."""
-        self.event(d)
+    def response(self, d: Mapping[str, Any]) -> Parts:
+        """A whole response: a stream of one chunk, handed to the collector in one call."""
+        choice = self._choice
+        where = ("candidates", choice, "content", "parts")
+        visible: list[str] = []
+        runs: list[list[str]] = []
+        run: list[str] = []
+        sigs: Optional[list[str]] = None
+        in_thought = False
+        # The usual shape first (a list of dict candidates, dict content, list parts).
+        parts: Optional[Sequence[Any]] = None
+        cands = d.get("candidates")
+        c0: Optional[Mapping[str, Any]] = None
+        if type(cands) is list and choice < len(cands):
+            c0 = cands[choice]
+            if type(c0) is dict and c0.get("index", choice) == choice:
+                content = c0.get("content")
+                if type(content) is dict:
+                    parts = content.get("parts")
+                    if type(parts) is not list:
+                        parts = parts_in(c0, choice)
+                else:
+                    parts = parts_in(c0, choice)
+            else:
+                c0 = None
+        if c0 is None:
+            c0 = chosen(d, choice)
+            parts = parts_in(c0, choice) if c0 is not None else None
+        for i, p in enumerate(parts or ()):
+            if type(p) is not dict:
+                p = item_map(p, where, i)
+            text = p.get("text")
+            if text is not None and type(text) is not str:
+                text = opt_str(p, "text", (where, i))
+            sig = p.get("thoughtSignature") or p.get("thought_signature")
+            if sig:
+                sig = signature_text(sig, (where, i), "thoughtSignature")
+                if sig:
+                    if sigs is None:
+                        sigs = [sig]
+                    else:
+                        sigs.append(sig)
+            if p.get("thought") is True:
+                if text:
+                    if in_thought:
+                        run.append(text)  # consecutive thought parts: one segment (P2)
+                    else:
+                        in_thought = True
+                        run = [text]
+                        runs.append(run)
+            else:
+                in_thought = False
+                if text:
+                    visible.append(text)
+        figures = usage_figures(d)
+        reason = None
+        if c0 is not None:
+            reason = c0.get("finishReason") or c0.get("finish_reason")
+        return (
+            "".join(visible),
+            [r[0] if len(r) == 1 else "".join(r) for r in runs],
+            BLOCKS, False, sigs, figures, reason,
+        )
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""

@@ -39,6 +39,7 @@ a stream cannot know it is harmony until ``assistantfinal`` arrives.
 from __future__ import annotations
 
 import re
+from typing import Optional
 
 from .._spec import SEPARATOR
 from .._types import Delta, Split
@@ -86,6 +87,11 @@ def _route(header: str, saw_channel: bool) -> int:
 
 
 def _split_stripped(text: str) -> Split:
+    visible, blocks = _stripped_parts(text)
+    return Split(visible, SEPARATOR.join(blocks))
+
+
+def _stripped_parts(text: str) -> tuple[str, list[str]]:
     body = text.lstrip()[len("analysis") :]
     channel = "analysis"
     visible: list[str] = []
@@ -106,7 +112,24 @@ def _split_stripped(text: str) -> Split:
             blocks.append(seg.strip())
     elif channel == "final":
         visible.append(seg)
-    return Split("".join(visible).strip(), SEPARATOR.join(blocks))
+    return "".join(visible).strip(), blocks
+
+
+def harmony_blocks(text: str) -> list[str]:
+    """The analysis messages of harmony ``text``, each stripped, empty ones left out (X1).
+
+    Their ``"\n\n"`` join is ``split_harmony(text).reasoning``.
+    """
+    if "<|" in text:
+        h = HarmonyScanner()
+        h.blocks = []
+        h.feed(text)
+        h.close()
+        if h.found:
+            return ["".join(b) for b in h.blocks if b]
+    if text.lstrip().startswith("analysis") and "assistantfinal" in text:
+        return _stripped_parts(text)[1]
+    return []
 
 
 def split_harmony(text: str, /) -> Split:
@@ -177,6 +200,8 @@ class HarmonyScanner:
         self.found = False  # any token seen
         self.had_block = False  # any analysis message seen
         self.separate = False
+        #: When set to a list: the released text of each analysis message, one list per message.
+        self.blocks: Optional[list[list[str]]] = None
 
     def _text(self, seg: str, vis: list[str], rea: list[str]) -> None:
         state = self._state
@@ -192,15 +217,22 @@ class HarmonyScanner:
                     self._pending.append(seg)
                     return
                 trailing = seg[len(stripped) :]
+                blocks = self.blocks
                 if not self._started:
                     self._started = True
                     stripped = stripped.lstrip()
                     if self.released or self.separate:
                         rea.append(SEPARATOR)
                     self.released = True
+                    if blocks is not None:
+                        blocks.append([])
                 elif self._pending:
                     rea.extend(self._pending)
+                    if blocks is not None:
+                        blocks[-1].extend(self._pending)
                 rea.append(stripped)
+                if blocks is not None:
+                    blocks[-1].append(stripped)
                 self._pending = [trailing] if trailing else []
         elif state == HEAD:
             if self._saw_channel and len(self._header) < _MAX_HEADER:

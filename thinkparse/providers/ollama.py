@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 from ._access import missing, opt_int, opt_map, opt_str
 from ._assemble import FIELD
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "ollama"
 
@@ -51,9 +51,18 @@ class Decoder:
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
 
-    def response(self, d: Mapping[str, Any]) -> None:
-        """A whole response: the same shape as a stream object."""
-        self.event(d)
+    def response(self, d: Mapping[str, Any]) -> Parts:
+        """A whole response: the same shape as a stream object, handed over in one call."""
+        visible, thinking = _fields(d)
+        figures = None
+        if "prompt_eval_count" in d or "eval_count" in d:
+            figures = (
+                opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
+            )
+        return (
+            visible, [thinking] if thinking else None, FIELD, False, None, figures,
+            d.get("done_reason"),
+        )
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One stream object."""

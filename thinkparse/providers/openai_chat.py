@@ -74,7 +74,7 @@ from ._chat_fields import (
     thinking_text,
     usage_figures,
 )
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "openai_chat"
 
@@ -107,21 +107,78 @@ def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
     )
 
 
+def _message(
+    msg: Mapping[str, Any], where: Where
+) -> tuple[str, Optional[list[str]], str, bool, Optional[list[str]]]:
+    """A whole message: ``(visible, reasoning segments, format, redacted, signatures)``, with
+    P4's precedence over its reasoning fields (each segment its own, P2)."""
+    content = msg.get("content")
+    thinking: Optional[list[str]] = None
+    if type(content) is str:
+        visible = content
+    elif content is None:
+        visible = ""
+    elif isinstance(content, (list, tuple)):
+        visible, thinking = content_parts(content, (where, "content"))
+    elif isinstance(content, str):
+        visible = str(content)
+    else:
+        raise shape_error(where, "content", "a string, an array or null", content)
+    refusal = msg.get("refusal")
+    if refusal is not None:
+        refusal = opt_str(msg, "refusal", where)
+        if refusal:
+            visible += refusal
+    segments: Optional[list[str]] = None
+    signatures: Optional[list[str]] = None
+    redacted = False
+    rd = msg.get("reasoning_details")
+    if rd is not None:
+        items = opt_list(msg, "reasoning_details", where)
+        if items:
+            segs, sigs, redacted = details(items, (where, "reasoning_details"))
+            if any(readable(s) for s in segs):
+                segments = list(segs)
+            if sigs:
+                signatures = [s for s in sigs if s]
+    if segments is None:
+        text = first_readable(msg, where)
+        if text is not None:
+            segments = [text]
+    fmt = FIELD
+    if thinking:
+        if segments is None:
+            fmt = BLOCKS
+            segments = list(thinking)
+        else:
+            segments.extend(thinking)
+    return visible, segments, fmt, redacted, signatures
+
+
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
 
-    __slots__ = ("_after_text", "_choice", "_mseg", "out")
+    __slots__ = ("_after_text", "_choice", "_mseg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        #: A stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is read
+        #: once; ``None`` when the caller feeds it.
+        self.acc: Any = None
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
         self._after_text = False
 
-    def response(self, d: Mapping[str, Any]) -> None:
-        """A whole response: the chosen choice's ``message`` (or legacy ``text``)."""
+    def response(self, d: Mapping[str, Any]) -> Parts:
+        """A whole response: the chosen choice's ``message`` (or legacy ``text``), handed to
+        the collector in one call."""
         choices = req_array(d, "choices")
-        out = self.out
+        visible = ""
+        segs: Optional[list[str]] = None
+        fmt = FIELD
+        redacted = False
+        sigs: Optional[list[str]] = None
+        reason = None
         if choices:
             i, c = pick(choices, self._choice)
             msg = c.get("message")
@@ -133,66 +190,56 @@ class Decoder:
                 if type(msg) is not dict:
                     msg = opt_map(c, key, ("choices", i))
                 if msg is not None:
-                    self._message(msg, ("choices", i, key))
+                    visible, segs, fmt, redacted, sigs = _message(msg, ("choices", i, key))
             else:
                 text = opt_str(c, "text", ("choices", i))
                 if text is None and "text" not in c:
                     raise missing(("choices", i), "message", "an object")
                 if text:
-                    out.visible(text)
+                    visible = text
             reason = c.get("finish_reason")
-            if reason is not None:
-                out.finish(reason)
-        if "usage" in d or "x_groq" in d:
-            p, c_, t, r = usage_figures(d)
-            out.usage(p, c_, t, r)
-
-    def _message(self, msg: Mapping[str, Any], where: Where) -> None:
-        """A whole message: P4's precedence over its reasoning fields, then its content."""
-        out = self.out
-        content = msg.get("content")
-        thinking: Optional[list[str]] = None
-        if type(content) is str:
-            visible = content
-        elif content is None:
-            visible = ""
-        elif isinstance(content, (list, tuple)):
-            visible, thinking = content_parts(content, (where, "content"))
-        elif isinstance(content, str):
-            visible = str(content)
-        else:
-            raise shape_error(where, "content", "a string, an array or null", content)
-        refusal = msg.get("refusal")
-        if refusal is not None:
-            refusal = opt_str(msg, "refusal", where)
-            if refusal:
-                visible += refusal
-        done = False
-        rd = msg.get("reasoning_details")
-        if rd is not None:
-            items = opt_list(msg, "reasoning_details", where)
-            if items:
-                segs, sigs, redacted = details(items, (where, "reasoning_details"))
-                if any(readable(s) for s in segs):
-                    done = True
-                    for j, seg in enumerate(segs):
-                        out.reasoning(("d", j), seg, FIELD)
-                for sig in sigs:
-                    out.signature(sig)
-                if redacted:
-                    out.redact()
-        if not done:
-            text = first_readable(msg, where)
-            if text is not None:
-                out.reasoning("f", text, FIELD)
-        if thinking:
-            for j, seg in enumerate(thinking):
-                out.reasoning(("m", j), seg, BLOCKS)
-        if visible:
-            out.visible(visible)
+        figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
+        return (visible, segs, fmt, redacted, sigs, figures, reason)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One ``chat.completion.chunk`` (or legacy ``text_completion``) event."""
+        """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the
+        accumulator's, when this decoder feeds it."""
+        acc = self.acc
+        if acc is None:
+            self._event(ev)
+            return
+        choices = ev.get("choices")
+        # The usual chunk, read once: one choice holding only index and a one-field text delta,
+        # top-level keys as in the previous chunk (the accumulator's own short path).
+        if type(choices) is list and len(choices) == 1 and len(ev) == acc.nkeys:
+            c = choices[0]
+            if (
+                type(c) is dict
+                and (len(c) == 1 or (len(c) == 2 and "index" in c))
+                and c.get("index", 0) == self._choice
+            ):
+                delta = c.get("delta")
+                if type(delta) is dict and len(delta) == 1 and "usage" not in ev and (
+                    "x_groq" not in ev
+                ):
+                    ((k, v),) = delta.items()
+                    if type(v) is str and (
+                        k == "reasoning_content"
+                        or k == "reasoning"
+                        or (k == "content" and acc.chunks is None)
+                    ):
+                        if v:
+                            if k == "content":
+                                self._after_text = True
+                                self.out.visible(v)
+                            else:
+                                self.out.reasoning("f", v, FIELD)
+                        acc.text_piece(k, v)
+                        return
+        self._event(ev)
+        acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         choices = ev.get("choices")
         if type(choices) is list and choices:
             c = choices[0]
@@ -251,6 +298,18 @@ class Decoder:
 
     def _delta(self, delta: Mapping[str, Any], i: int, key: str) -> None:
         out = self.out
+        if len(delta) == 1:  # the usual chunk: one text field
+            ((k, v),) = delta.items()
+            if type(v) is str:
+                if k == "content":
+                    if v:
+                        self._after_text = True
+                        out.visible(v)
+                    return
+                if k == "reasoning_content" or k == "reasoning":
+                    if v:
+                        out.reasoning("f", v, FIELD)
+                    return
         content = delta.get("content")
         if type(content) is str:
             if content:

@@ -52,7 +52,7 @@ from ._access import (
     shape_error,
 )
 from ._assemble import BLOCKS
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 PROVIDER = "openai_responses"
 
@@ -161,10 +161,12 @@ class Decoder:
         self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
 
-    def response(self, d: Mapping[str, Any]) -> None:
+    def response(self, d: Mapping[str, Any]) -> Parts:
         """A whole ``Response``: every output item (the parts a stream's final event gives)."""
         output = req_array(d, "output")
-        out = self.out
+        visible: list[str] = []
+        segments: list[str] = []
+        redacted = False
         for i, item in enumerate(output):
             if type(item) is not dict:
                 item = item_map(item, "output", i)
@@ -172,15 +174,25 @@ class Decoder:
             if t == "message":
                 if item.get("phase") == "commentary":
                     continue
-                for text in message_parts(item, ("output", i)):
-                    out.visible(text)
+                visible.extend(message_parts(item, ("output", i)))
             elif t == "reasoning":
                 segs, red = reasoning_parts(item, ("output", i))
-                for j, seg in enumerate(segs):
-                    out.reasoning((i, j), seg, BLOCKS)
+                segments.extend(segs)
                 if red:
-                    out.redact()
-        self._response(d, (), "")
+                    redacted = True
+        figures = None
+        u = d.get("usage")
+        if u is not None:
+            u = opt_map(d, "usage", "")
+            if u is not None:
+                figures = usage_figures(u, "usage")
+        reason = d.get("status")
+        details = d.get("incomplete_details")
+        if isinstance(details, Mapping) and details.get("reason"):
+            reason = details.get("reason")
+        return (
+            "".join(visible), segments, BLOCKS, redacted, None, figures, reason
+        )
 
     def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
         for i, item in enumerate(output or ()):
