@@ -78,10 +78,14 @@ def normalize(
             from the shape (P8).
         choice: which choice to read when the payload holds several (Chat ``choices``, Gemini
             ``candidates``; W4).
-        preset, tags, delimiters, start_in_reasoning, code_aware, max_tentative: options of the
-            :func:`~thinkparse.split_think` that inline ``<think>`` content goes through (P3,
-            W4); ``start_in_reasoning`` defaults to ``"auto"``.  When none is given and the
-            payload names its model, the model's preset applies (P13).
+        preset: a model family's scanner options for inline ``<think>`` content (P3, W4).
+            When no scanner option is given and the payload names its model, the model's preset
+            applies (P13).
+        tags: as in :func:`~thinkparse.split_think`, for inline content.
+        delimiters: as in :func:`~thinkparse.split_think`, for inline content.
+        start_in_reasoning: as in :func:`~thinkparse.split_think`; defaults to ``"auto"``.
+        code_aware: as in :func:`~thinkparse.split_think`, for inline content.
+        max_tentative: as in :func:`~thinkparse.split_think`, for inline content.
 
     Returns:
         :class:`~thinkparse.Extraction`: ``visible`` (P1), ``reasoning`` (P2-P4),
@@ -96,9 +100,10 @@ def normalize(
             seen), or ``provider`` is not a family name.
         ResponseShapeError: a field of the recognised family is malformed; ``.path`` names it.
 
-    >>> normalize({"choices": [{"message": {"content": "4", "reasoning_content": "2+2"}}]})
-    ... # doctest: +ELLIPSIS
-    Extraction(visible='4', reasoning='2+2', reasoning_tokens=None, tokens_est=1, ...)
+    Examples:
+        >>> normalize({"choices": [{"message": {"content": "4", "reasoning_content": "2+2"}}]})
+        ... # doctest: +ELLIPSIS
+        Extraction(visible='4', reasoning='2+2', reasoning_tokens=None, tokens_est=1, ...)
     """
     d = response if type(response) is dict else as_mapping(response, "normalize()")
     family = response_family(d) if provider is None else check_provider(provider)

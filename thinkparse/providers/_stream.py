@@ -57,10 +57,14 @@ class StreamNormalizer:
         choice: which choice to follow when the stream carries several (W4).
         start_in_reasoning: content starts inside a reasoning block (T6; ``"auto"`` is not
             available in streams).
-        preset, tags, delimiters, code_aware, max_tentative: the options of the
-            :class:`~thinkparse.ThinkScanner` that inline ``<think>`` content runs through (P3).
-            When none is given and the first event naming a model does so before any content,
-            the model's preset applies (P13).
+        preset: a model family's options for the :class:`~thinkparse.ThinkScanner` that
+            inline ``<think>`` content runs through (P3).  When no scanner option is given and
+            the first event naming a model does so before any content, the model's preset
+            applies (P13).
+        tags: as in :class:`~thinkparse.ThinkScanner`, for inline content.
+        delimiters: as in :class:`~thinkparse.ThinkScanner`, for inline content.
+        code_aware: as in :class:`~thinkparse.ThinkScanner`, for inline content.
+        max_tentative: as in :class:`~thinkparse.ThinkScanner`, for inline content.
 
     Raises:
         TypeError: an option, ``provider`` or ``choice`` of the wrong type.
