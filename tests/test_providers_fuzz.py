@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from thinkparse import (
     Extraction,
+    ResponseShapeError,
     StreamNormalizer,
     ThinkParseError,
     normalize,
@@ -136,3 +137,26 @@ def test_non_mapping_top_level_is_type_error(value: Any) -> None:
         normalize(value)
     with pytest.raises(TypeError, match=type(value).__name__):
         StreamNormalizer().feed(value)
+
+
+@pytest.mark.parametrize(
+    ("event", "path"),
+    [
+        ({"delta": {}, "contentBlockIndex": []}, "contentBlockIndex"),
+        ({"contentBlockDelta": {"delta": {"text": "a"}, "contentBlockIndex": {}}},
+         "contentBlockDelta.contentBlockIndex"),
+        ({"type": "content_block_delta", "index": [0],
+          "delta": {"type": "text_delta", "text": "a"}}, "index"),
+        ({"type": "response.output_item.done", "output_index": [1],
+          "item": {"type": "message", "content": []}}, "output_index"),
+    ],
+)
+def test_stream_position_of_the_wrong_type_is_a_shape_error(event: dict[str, Any],
+                                                             path: str) -> None:
+    # P8: a position that is not an integer names its path; never a TypeError from inside
+    sn = StreamNormalizer()
+    with pytest.raises(ResponseShapeError) as err:
+        sn.feed(event)
+    assert err.value.path == path
+    sn.close()  # the normaliser stays usable after the error (P9)
+    assert isinstance(sn.result, Extraction)

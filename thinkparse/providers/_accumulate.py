@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._errors import ResponseShapeError
+from ._access import opt_index
 from ._wire import as_list, as_map, jsonify
 
 _SENTINEL: Any = object()
@@ -96,20 +97,20 @@ class _Anthropic(AccumulatorBase):
             if key is not None:
                 v = d.get(key)
                 if type(v) is str or isinstance(v, str):
-                    pk = (ev.get("index"), key)
+                    pk = (opt_index(ev, "index", ""), key)
                     p = self.pieces.get(pk)
                     if p is None:
                         self.pieces[pk] = [v]
                     else:
                         p.append(v)
             elif d.get("type") == "citations_delta":
-                b = self.blocks.get(ev.get("index"))
+                b = self.blocks.get(opt_index(ev, "index", ""))
                 if b is not None:
                     b.setdefault("citations", []).append(jsonify(d.get("citation")))
         elif t == "content_block_start":
             cb = as_map(ev.get("content_block"))
             if cb is not None:
-                self.blocks[ev.get("index")] = jsonify(cb)
+                self.blocks[opt_index(ev, "index", "")] = jsonify(cb)
         elif t == "message_start":
             msg = as_map(ev.get("message"))
             if msg is not None:
@@ -164,7 +165,8 @@ class _Bedrock(AccumulatorBase):
         if body is None and "contentBlockIndex" in ev and "delta" in ev:
             body = ev
         if body is not None:
-            idx = body.get("contentBlockIndex")
+            where = "contentBlockDelta" if body is not ev else ""
+            idx = opt_index(body, "contentBlockIndex", where)
             d = as_map(body.get("delta"))
             if d is None:
                 return
@@ -186,7 +188,8 @@ class _Bedrock(AccumulatorBase):
             s = as_map(start.get("start"))
             tu = as_map(s.get("toolUse")) if s is not None else None
             if tu is not None:
-                self._get(start.get("contentBlockIndex"))["toolUse"] = jsonify(tu)
+                idx = opt_index(start, "contentBlockIndex", "contentBlockStart")
+                self._get(idx)["toolUse"] = jsonify(tu)
             return
         ms = as_map(ev.get("messageStart"))
         if ms is not None:
@@ -244,7 +247,7 @@ class _Responses(AccumulatorBase):
         if t == "response.output_item.done":
             item = as_map(ev.get("item"))
             if item is not None:
-                idx = ev.get("output_index")
+                idx = opt_index(ev, "output_index", "")
                 self.items[idx if idx is not None else len(self.items)] = jsonify(item)
         elif t in ("response.created", "response.in_progress", "response.completed",
                    "response.incomplete", "response.failed"):
