@@ -94,8 +94,12 @@ text_without_opener = st.text().filter(lambda s: OPEN not in s)
 @settings(max_examples=300, deadline=None)
 @given(text_without_opener)
 def test_no_opener_comes_back_unchanged(message: str) -> None:  # R3
-    p = parse(message)
+    # without redaction the message comes back as given; with it (the default, R7), as redacted
+    p = parse(message, redact=False)
     assert (p.visible, p.reasoning, p.tokens_est) == (message, None, 0)
+    if "<REDACTED>" not in message:
+        p = parse(message)
+        assert (p.visible, p.reasoning, p.tokens_est, p.redactions) == (message, None, 0, 0)
 
 
 @settings(max_examples=300, deadline=None)
