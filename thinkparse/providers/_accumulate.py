@@ -76,15 +76,6 @@ class _Anthropic(AccumulatorBase):
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[str]] = {}
 
-    def text_piece(self, idx: Any, key: str, v: str) -> None:
-        """What :meth:`event` does with a text or thinking delta its decoder has read."""
-        pk = (idx, key)
-        p = self.pieces.get(pk)
-        if p is None:
-            self.pieces[pk] = [v]
-        else:
-            p.append(v)
-
     def event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")
         if t == "content_block_delta":
@@ -269,16 +260,20 @@ class _Responses(AccumulatorBase):
         return {**self.base, "output": output}
 
 
+_KINDS: dict[str, Any] = {}
+
+
 def accumulator(family: str, choice: int) -> Any:
     """The accumulator of a family's stream (``event(ev)``, ``response()``, ``check()``)."""
-    from ._accumulate_parts import Chat, Gemini, Ollama
+    if not _KINDS:
+        from ._accumulate_parts import Chat, Gemini, Ollama  # imports this module
 
-    kinds: dict[str, Any] = {
-        "anthropic": _Anthropic,
-        "bedrock": _Bedrock,
-        "openai_responses": _Responses,
-        "gemini": Gemini,
-        "openai_chat": Chat,
-        "ollama": Ollama,
-    }
-    return kinds[family](choice)
+        _KINDS.update(
+            anthropic=_Anthropic,
+            bedrock=_Bedrock,
+            openai_responses=_Responses,
+            gemini=Gemini,
+            openai_chat=Chat,
+            ollama=Ollama,
+        )
+    return _KINDS[family](choice)

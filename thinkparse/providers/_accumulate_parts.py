@@ -115,16 +115,6 @@ class Chat(AccumulatorBase):
         self.other: dict[str, Any] = {}
         self.nkeys = -1  # the number of top-level keys of the last event
 
-    def text_piece(self, k: str, v: str) -> None:
-        """What :meth:`event` does with the usual chunk (same top-level shape as the previous
-        one, one choice holding index and a one-field text delta), its decoder having read
-        it."""
-        p = self.fields.get(k)
-        if p is None:
-            self.fields[k] = [v]
-        else:
-            p.append(v)
-
     def event(self, ev: Mapping[str, Any]) -> None:
         n = len(ev)
         if n != self.nkeys or "usage" in ev:

@@ -33,6 +33,7 @@ from .._spec import (
 )
 from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
+from ._accumulate import accumulator
 from ._collector import Collector
 from ._normalize import check_family_choice
 from ._options import (
@@ -93,6 +94,7 @@ class StreamNormalizer:
         "_given",
         "_out",
         "_result",
+        "_take",
     )
 
     def __init__(
@@ -113,8 +115,9 @@ class StreamNormalizer:
         )
         self._given = given
         self._choice = check_choice(choice)
-        self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
-        self._out.options = given
+        out = self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
+        out.options = given
+        self._take = out.take
         self._family = check_provider(provider) if provider is not None else None
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
@@ -127,8 +130,6 @@ class StreamNormalizer:
 
     def _start(self, family: str) -> None:
         decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
-        from ._accumulate import accumulator
-
         acc = self._acc = accumulator(family, self._choice)
         if hasattr(decoder, "acc"):  # the decoder feeds the accumulator (one read per event)
             decoder.acc = acc
@@ -173,7 +174,7 @@ class StreamNormalizer:
         try:
             decoder.event(ev)
         finally:
-            d = self._out.take()
+            d = self._take()
         acc = self._feed_acc
         if acc is not None:
             acc.event(ev)

@@ -149,9 +149,18 @@ class Decoder:
                         if key == "text":
                             self.out.visible(v)
                         else:
-                            self._block(idx, "thinking")[1] = True
+                            b = self._blocks.get(idx)
+                            if b is None:
+                                b = self._blocks[idx] = ["thinking", True, []]
+                            else:
+                                b[1] = True
                             self.out.reasoning(("b", idx), v, BLOCKS)
-                    acc.text_piece(idx, key, v)
+                    pk = (idx, key)  # as the accumulator's event() would
+                    pieces = acc.pieces.get(pk)
+                    if pieces is None:
+                        acc.pieces[pk] = [v]
+                    else:
+                        pieces.append(v)
                     return
         self._event(ev)
         acc.event(ev)

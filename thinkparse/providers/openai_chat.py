@@ -234,7 +234,11 @@ class Decoder:
                                 self.out.visible(v)
                             else:
                                 self.out.reasoning("f", v, FIELD)
-                        acc.text_piece(k, v)
+                        pieces = acc.fields.get(k)  # as the accumulator's event() would
+                        if pieces is None:
+                            acc.fields[k] = [v]
+                        else:
+                            pieces.append(v)
                         return
         self._event(ev)
         acc.event(ev)

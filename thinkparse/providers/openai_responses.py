@@ -153,10 +153,13 @@ _DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed"
 class Decoder:
     """Decodes a Responses API ``Response`` or its stream events."""
 
-    __slots__ = ("_kind", "_phase", "_seen", "out")
+    __slots__ = ("_kind", "_phase", "_seen", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        #: A stream's accumulator (X1/X2), fed by this decoder so that text events (which it
+        #: does not read) cost no call; ``None`` when the caller feeds it.
+        self.acc: Any = None
         self._seen: set[tuple[Any, ...]] = set()  # parts that released text
         self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
@@ -213,7 +216,8 @@ class Decoder:
             self.out.finish(status)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event."""
+        """One stream event; then the accumulator's (which reads no text event), when this
+        decoder feeds it."""
         t = ev.get("type")
         if type(t) is not str:
             if t is None:
@@ -222,14 +226,28 @@ class Decoder:
         spec = _TEXT_EVENTS.get(t)
         if spec is not None:
             kind, field = spec
-            text = opt_str(ev, field, "")
-            oi = opt_index(ev, "output_index", "")
-            idx = opt_index(ev, "summary_index" if kind == "s" else "content_index", "")
+            text = ev.get(field)
+            if type(text) is not str:
+                text = opt_str(ev, field, "")
+            oi = ev.get("output_index")
+            if type(oi) is not int:
+                oi = opt_index(ev, "output_index", "")
+            ikey = "summary_index" if kind == "s" else "content_index"
+            idx = ev.get(ikey)
+            if type(idx) is not int:
+                idx = opt_index(ev, ikey, "")
             key = (kind, oi, idx)
             if field != "delta" and key in self._seen:
                 return  # a "done" event repeating text already released
             self._part(key, text or "")
-        elif t == "response.output_item.added":
+            return
+        self._other(ev, t)
+        acc = self.acc
+        if acc is not None:
+            acc.event(ev)
+
+    def _other(self, ev: Mapping[str, Any], t: str) -> None:
+        if t == "response.output_item.added":
             item = opt_map(ev, "item", "")
             if item is not None and item.get("type") == "message":
                 self._phase[opt_index(ev, "output_index", "")] = item.get("phase")
@@ -239,9 +257,8 @@ class Decoder:
                 self._item(opt_index(ev, "output_index", ""), item, "item")
         elif t in _DONE_RESPONSE:
             resp = opt_map(ev, "response", "")
-            if resp is None:
-                return
-            self._response(resp, opt_list(resp, "output", "response"), "response")
+            if resp is not None:
+                self._response(resp, opt_list(resp, "output", "response"), "response")
 
     def _part(self, key: tuple[Any, ...], text: str) -> None:
         kind, oi = key[0], key[1]
