@@ -74,6 +74,40 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
 _CONTENT = "output.message.content"
 
 
+
+def _block_parts(
+    c: Mapping[str, Any], where: Where
+) -> tuple[Optional[str], Optional[str], Optional[str], bool]:
+    """(text, reasoning text, signature, redacted) of a content block or a block delta.
+
+    The one reader of a block's fields, for whole responses and stream deltas alike.
+    """
+    text = c.get("text")
+    if text is not None and type(text) is not str:
+        text = opt_str(c, "text", where)
+    rc = c.get("reasoningContent")
+    if rc is None:
+        return text, None, None, False
+    if type(rc) is not dict:
+        rc = opt_map(c, "reasoningContent", where)
+        if rc is None:
+            return text, None, None, False
+    rwhere: Where = (where, "reasoningContent")
+    holder = rc
+    rt = rc.get("reasoningText")
+    if rt is not None:
+        if type(rt) is not dict:
+            rt = opt_map(rc, "reasoningText", rwhere)
+        if rt is not None:
+            holder, rwhere = rt, (rwhere, "reasoningText")
+    rtext = holder.get("text")
+    if rtext is not None and type(rtext) is not str:
+        rtext = opt_str(holder, "text", render(rwhere))
+    sig = holder.get("signature")
+    if sig:
+        sig = signature_text(sig, rwhere, "signature")
+    return text, rtext, sig or None, bool(rc.get("redactedContent"))
+
 class Decoder:
     """Decodes a ``Converse`` response or ConverseStream events."""
 
@@ -103,42 +137,17 @@ class Decoder:
         for i, block in enumerate(content):
             if type(block) is not dict:
                 block = item_map(block, _CONTENT, i)
-            where: Where = (_CONTENT, i)
-            text = block.get("text")
-            if text is not None:
-                if type(text) is not str:
-                    text = opt_str(block, "text", where)
-                if text:
-                    visible.append(text)
-            rc = block.get("reasoningContent")
-            if rc is None:
-                continue
-            if type(rc) is not dict:
-                rc = opt_map(block, "reasoningContent", where)
-                if rc is None:
-                    continue
-            rwhere: Where = (where, "reasoningContent")
-            holder = rc
-            rt = rc.get("reasoningText")
-            if rt is not None:
-                if type(rt) is not dict:
-                    rt = opt_map(rc, "reasoningText", rwhere)
-                if rt is not None:
-                    holder, rwhere = rt, (rwhere, "reasoningText")
-            rtext = holder.get("text")
-            if rtext is not None and type(rtext) is not str:
-                rtext = opt_str(holder, "text", render(rwhere))
+            text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
+            if text:
+                visible.append(text)
             if rtext:
                 segments.append(rtext)
-            sig = holder.get("signature")
             if sig:
-                sig = signature_text(sig, rwhere, "signature")
-                if sig:
-                    if sigs is None:
-                        sigs = [sig]
-                    else:
-                        sigs.append(sig)
-            if rc.get("redactedContent"):
+                if sigs is None:
+                    sigs = [sig]
+                else:
+                    sigs.append(sig)
+            if red:
                 redacted = True
         u = opt_map(d, "usage", "")
         figures = usage_figures(u, "usage") if u is not None else None
@@ -192,38 +201,14 @@ class Decoder:
     def _content(self, idx: Any, c: Mapping[str, Any], where: Where) -> None:
         """A content block or a block delta: text and reasoning parts."""
         out = self.out
-        text = c.get("text")
-        if text is not None:
-            if type(text) is not str:
-                text = opt_str(c, "text", where)
-            if text:
-                out.visible(text)
-        rc = c.get("reasoningContent")
-        if rc is None:
-            return
-        if type(rc) is not dict:
-            rc = opt_map(c, "reasoningContent", where)
-            if rc is None:
-                return
-        rwhere: Where = (where, "reasoningContent")
-        holder = rc
-        rt = rc.get("reasoningText")
-        if rt is not None:
-            if type(rt) is not dict:
-                rt = opt_map(rc, "reasoningText", rwhere)
-            if rt is not None:
-                holder, rwhere = rt, (rwhere, "reasoningText")
-        rtext = holder.get("text")
-        if rtext is not None and type(rtext) is not str:
-            rtext = opt_str(holder, "text", render(rwhere))
+        text, rtext, sig, red = _block_parts(c, where)
+        if text:
+            out.visible(text)
         if rtext:
             out.reasoning(("b", idx), rtext, BLOCKS)
-        sig = holder.get("signature")
         if sig:
-            sig = signature_text(sig, rwhere, "signature")
-            if sig:
-                self._sigs.setdefault(idx, []).append(sig)
-        if rc.get("redactedContent"):
+            self._sigs.setdefault(idx, []).append(sig)
+        if red:
             out.redact()
 
     def _stop(self, idx: Any) -> None:
