@@ -1,4 +1,4 @@
-"""JSON Lines speed paths: records decoded with orjson (when installed) and lines built by
+"""JSON Lines speed paths: records decoded with msgspec (when installed) and lines built by
 hand give byte-identical output to the standard library path."""
 
 from __future__ import annotations
@@ -82,28 +82,65 @@ def test_fast_and_stdlib_paths_are_byte_identical(
     assert fast == slow == reference(records)
 
 
-def test_values_orjson_rejects_fall_back_to_the_standard_decoder(tmp_path: Path) -> None:
-    # NaN, integers beyond 64 bits and lone-surrogate escapes are read as the stdlib reads them.
+def test_values_the_fast_decoder_rejects_fall_back_to_the_standard_decoder(tmp_path: Path) -> None:
+    # NaN, infinities, lone-surrogate escapes and deep nesting are read as the stdlib reads them;
+    # integers beyond 64 bits stay exact.
+    deep = "[" * 900 + "]" * 900
+    too_deep = "[" * 1000 + "]" * 1000
     src = tmp_path / "in.jsonl"
     src.write_text(
         '{"id": NaN, "choices": [{"message": {"content": "a"}}]}\n'
         '{"id": 123456789012345678901234567890, "choices": [{"message": {"content": "b"}}]}\n'
-        '{"id": "\\ud800", "choices": [{"message": {"content": "\\udfff c"}}]}\n',
+        '{"id": -9223372036854775809, "choices": [{"message": {"content": "b"}}]}\n'
+        '{"id": 1e400, "choices": [{"message": {"content": "b"}}]}\n'
+        '{"id": "\\ud800", "choices": [{"message": {"content": "\\udfff c"}}]}\n'
+        '{"id": 1, "id": 2.50, "choices": [{"message": {"content": "d"}}]}\n'
+        f'{{"id": 3, "x": {deep}, "choices": [{{"message": {{"content": "e"}}}}]}}\n'
+        f'{{"id": 4, "x": {too_deep}, "choices": [{{"message": {{"content": "f"}}}}]}}\n',
         encoding="utf-8",
     )
     out = cli_output(src, tmp_path / "o.jsonl", "-r")
     assert out == (
         b'{"id": NaN, "reasoning": null}\n'
         b'{"id": 123456789012345678901234567890, "reasoning": null}\n'
+        b'{"id": -9223372036854775809, "reasoning": null}\n'
+        b'{"id": Infinity, "reasoning": null}\n'
         b'{"id": "\xef\xbf\xbd", "reasoning": null}\n'
+        b'{"id": 2.5, "reasoning": null}\n'
+        b'{"id": 3, "reasoning": null}\n'
+        b'{"error": "invalid JSON: nested too deeply"}\n'
     )
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**100), 2**100)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(TEXT, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@pytest.mark.skipif(
+    _jsonl._FAST_LOADS is None, reason="msgspec is not installed (pip install thinkparse[fast])"
+)
+@settings(max_examples=300)
+@given(JSON_VALUES, st.sampled_from([None, 0, 2]))
+def test_fast_decoder_values_equal_the_standard_decoders(value: Any, indent: Any) -> None:
+    # What the fast decoder accepts, it reads exactly as json.loads does (types included).
+    assert _jsonl._FAST_LOADS is not None
+    raw = json.dumps(value, ensure_ascii=bool(indent), indent=indent).encode("utf-8")
+    fast = _jsonl._FAST_LOADS(raw)
+    assert repr(fast) == repr(json.loads(raw))
 
 
 @pytest.mark.skipif(
     _jsonl._FAST_LOADS is None and not os.environ.get("THINKPARSE_REQUIRE_ENGINES"),
-    reason="orjson is not installed (pip install thinkparse[fast])",
+    reason="msgspec is not installed (pip install thinkparse[fast])",
 )
-def test_orjson_is_used_when_installed() -> None:
-    import orjson
+def test_msgspec_is_used_when_installed() -> None:
+    import msgspec
 
-    assert _jsonl._FAST_LOADS is orjson.loads
+    assert _jsonl._FAST_LOADS is msgspec.json.decode

@@ -19,8 +19,10 @@ import warnings
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from ._env import NO_EXTENSIONS, flag
-from ._scanner_py import ThinkScanner as PyThinkScanner
 from ._types import Delta
+
+if TYPE_CHECKING:
+    from ._scanner_py import ThinkScanner as PyThinkScanner
 
 
 class ScannerProtocol(Protocol):
@@ -67,12 +69,17 @@ IMPLEMENTATION: str
 if TYPE_CHECKING:
     ThinkScanner = PyThinkScanner
 elif flag(NO_EXTENSIONS) or platform.python_implementation() != "CPython":
-    ThinkScanner, IMPLEMENTATION = PyThinkScanner, "python"
+    from ._scanner_py import ThinkScanner as ThinkScanner
+
+    IMPLEMENTATION = "python"
 else:
+    # The pure-Python module is imported only when it is the one used.
     try:
         from ._scanner_c import ThinkScanner
     except ImportError as exc:
-        ThinkScanner, IMPLEMENTATION = PyThinkScanner, "python"
+        from ._scanner_py import ThinkScanner as ThinkScanner
+
+        IMPLEMENTATION = "python"
         FALLBACK = (
             f"thinkparse is using the pure-Python scanner: the compiled one is not available "
             f"({exc}). It behaves identically but is slower. Build it with 'pip install .' "

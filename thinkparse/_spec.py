@@ -279,6 +279,7 @@ _CACHE_SIZE = 256
 
 
 _ATOMS = (type(None), bool, int, str, _Default)
+_ATOM_SET = frozenset(_ATOMS)
 
 
 def _frozen(value: Any) -> bool:
@@ -322,15 +323,15 @@ def resolve_options(
     ):
         return _DEFAULT_CONFIG
     args = (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto)
-    if not all(_frozen(a) for a in args):
+    kinds = tuple(map(type, args))
+    if not _ATOM_SET.issuperset(kinds) and not all(_frozen(a) for a in args):
         # A list, a set, a generator or any other object whose contents may change between
         # calls (or be used up): never remembered, so a result never depends on its history.
         return _resolve(*args)
-    key = tuple((type(a), a) for a in args)
-    try:
-        return _CACHE[key]
-    except KeyError:
-        pass
+    key = (args, kinds)
+    cfg = _CACHE.get(key)
+    if cfg is not None:
+        return cfg
     cfg = _resolve(*args)
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()

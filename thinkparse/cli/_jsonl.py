@@ -18,10 +18,11 @@ when the record lacks it), so outputs can be joined back to inputs.
 
 Speed: the record loop keeps everything in locals, builds each line from one format string with
 the C string encoder of the ``json`` module (byte-identical to ``json.dumps(...,
-ensure_ascii=False)``), and uses ``orjson`` to decode when it is installed (``thinkparse[fast]``)
--- falling back to the standard decoder for anything ``orjson`` rejects (NaN, infinities, lone
-surrogates) and for lines with a run of 19 or more digits (``orjson`` reads integers beyond 64
-bits as floats), so the values and the messages are always the standard ones.
+ensure_ascii=False)``), and decodes with ``msgspec`` when it is installed (``thinkparse[fast]``).
+``msgspec`` gives the standard decoder's values for every document both accept (integers of any
+size stay exact, floats round the same way, the last of duplicate keys wins); anything it
+rejects (NaN, infinities, lone surrogates, invalid UTF-8, deep nesting) is decoded again by the
+standard decoder, so the values and the messages are always the standard ones.
 """
 
 from __future__ import annotations
@@ -42,19 +43,14 @@ _enc_str: Callable[[str], str] = json.encoder.encode_basestring
 
 def _fast_loads() -> Optional[Callable[[bytes], Any]]:
     try:
-        import orjson  # type: ignore[import-not-found, unused-ignore]
+        import msgspec  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
-    loads: Callable[[bytes], Any] = orjson.loads
+    loads: Callable[[bytes], Any] = msgspec.json.decode
     return loads
 
 
 _FAST_LOADS = _fast_loads()
-#: orjson reads integers beyond 64 bits as floats: lines with 19+ digits in a row take the
-#: standard decoder (also long float mantissas; slower, never different).  Found by mapping
-#: digits to "0" and the rest to " " (C speed) and searching for the run.
-_DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
-_RUN = b"0" * 19
 
 
 def _s(value: Optional[str]) -> str:
@@ -117,10 +113,10 @@ def run_jsonl(
             if progress is not None:
                 progress.tick(offset, lineno)
             value: Any = None
-            if fast is not None and lineno != 1 and _RUN not in raw.translate(_DIGITS):
+            if fast is not None and lineno != 1:
                 try:
                     value = fast(raw)
-                except ValueError:
+                except (ValueError, RecursionError):
                     value = None
             if value is None:
                 try:
