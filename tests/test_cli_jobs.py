@@ -109,3 +109,24 @@ def test_jobs_closed_pipe_is_quiet(inputs: Path) -> None:
         proc.stdout.close()
         err = proc.stderr.read()
         assert (proc.wait(timeout=120), err.count(b"\n")) == (141, err.count(b"big.jsonl:"))
+
+
+@pytest.mark.parametrize("final_newline", [True, False])
+def test_jobs_batches_of_a_file_keep_long_lines_whole(tmp_path: Path, final_newline: bool) -> None:
+    # C6: a regular file is cut into batches at line ends, a line longer than a batch (1 MB)
+    # included, and the last line without its newline is still a record.
+    lines = [record(i) for i in range(2_000)]
+    lines[700] = record(700).replace("answer 700", "answer " + "x" * 2_500_000)
+    lines[1_500] = "[1, 2]\n"
+    text = "".join(lines)
+    (tmp_path / "long.jsonl").write_text(text if final_newline else text[:-1], encoding="utf-8")
+    one = run("-r", "long.jsonl", cwd=tmp_path)
+    two = run("--jobs", "2", "-r", "long.jsonl", cwd=tmp_path)
+    assert (two.stdout, two.stderr, two.returncode) == (one.stdout, one.stderr, one.returncode)
+    out = one.stdout.decode().splitlines()
+    assert len(out) == 2_000
+    assert out[1_999] == '{"id": 1999, "reasoning": "r1999"}'
+    assert one.stderr.decode().endswith(
+        "long.jsonl:1501: a JSON Lines record must be a JSON object (a provider response), "
+        "not an array\n"
+    )

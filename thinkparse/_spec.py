@@ -316,12 +316,24 @@ def resolve_options(
     if (
         tags is DEFAULT_TAGS_OPT
         and delimiters is DEFAULT_DELIMITERS_OPT
-        and start_in_reasoning is DEFAULT_START_OPT
         and code_aware is DEFAULT_CODE_AWARE_OPT
         and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
-        and preset is None
     ):
-        return _DEFAULT_CONFIG
+        # The usual calls: defaults, a preset, a start mode.  A short key (the start mode's
+        # type included, so ``True`` and ``1`` stay apart) saves most of the lookup.
+        if start_in_reasoning is DEFAULT_START_OPT and preset is None:
+            return _DEFAULT_CONFIG
+        short = (preset, type(preset), start_in_reasoning, type(start_in_reasoning), allow_auto)
+        cfg = _CACHE.get(short)
+        if cfg is not None:
+            return cfg
+        if type(preset) in _ATOM_SET and type(start_in_reasoning) in _ATOM_SET:
+            cfg = _resolve(
+                tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
+                allow_auto,
+            )
+            _remember(short, cfg)
+            return cfg
     args = (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto)
     kinds = tuple(map(type, args))
     if not _ATOM_SET.issuperset(kinds) and not all(_frozen(a) for a in args):
@@ -333,10 +345,14 @@ def resolve_options(
     if cfg is not None:
         return cfg
     cfg = _resolve(*args)
+    _remember(key, cfg)
+    return cfg
+
+
+def _remember(key: Any, cfg: Config) -> None:
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.clear()
     _CACHE[key] = cfg
-    return cfg
 
 
 def _resolve(

@@ -3,6 +3,9 @@
 * A JSON Lines input is cut into batches of whole lines (about 1 MB each) that workers process
   exactly as the single-process loop does; the parent writes each batch's output, then its
   messages, strictly in input order, so the output is byte-identical to ``--jobs 1``.
+* For a regular file the parent only finds the batch boundaries and line numbers; each worker
+  reads its batch from the file itself, so the input is never copied through a pipe.  Standard
+  input and other streams are read by the parent and their batches sent to the workers.
 * Other FILE arguments are processed whole by a worker each, several at once; their outputs are
   written in argument order.  Standard input is read by the parent (in batches when it is a
   seekable JSON Lines file, else in one process).
@@ -22,6 +25,7 @@ import io
 import multiprocessing
 import os
 import signal
+import stat
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import IO, Any, Optional
 
@@ -102,6 +106,18 @@ def _file(name: str) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
     return worker.result()
 
 
+def _batch_at(
+    path: str, shown: str, lineno: int, offset: int, size: int
+) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+    """:func:`_batch` of the ``size`` bytes at ``offset`` of the file at ``path``."""
+    with open(path, "rb") as f:
+        data = os.pread(f.fileno(), size, offset)
+    if len(data) != size:
+        # The file shrank while it was being read: say so instead of inventing records.
+        raise InputError(f"{shown}: the file changed while it was being read", 1)
+    return _batch(shown, lineno, offset, data)
+
+
 def _lines_from(data: bytes, lineno: int, offset: int) -> Any:
     for raw in data.split(b"\n"):
         lineno += 1
@@ -153,6 +169,33 @@ class Jobs:
         self.pending.append(self.pool.submit(_file, name))
         self.drain(2 * self.count)
 
+    def jsonl_file(self, stream: IO[bytes], path: str, shown: str) -> None:
+        """One JSON Lines regular file: batch boundaries found here, batches read by workers."""
+        self.drain()
+        fd = stream.fileno()
+        path = os.path.abspath(path)
+        lineno = offset = 0
+        size = _BATCH
+        while True:
+            block = os.pread(fd, size, offset)
+            if not block:
+                break
+            if len(block) == size:
+                cut = block.rfind(b"\n")
+                if cut < 0:  # a line longer than the batch: read further
+                    size *= 2
+                    continue
+            else:  # the end of the file
+                cut = len(block)
+            self.pending.append(
+                self.pool.submit(_batch_at, path, shown, lineno, offset, cut)
+            )
+            lineno += block.count(b"\n", 0, cut) + 1
+            offset += cut + 1
+            size = _BATCH
+            self.drain(2 * self.count)
+        self.drain()
+
     def jsonl(self, stream: IO[bytes], head: bytes, shown: str) -> None:
         """One JSON Lines input in batches of lines."""
         self.drain()
@@ -198,6 +241,8 @@ def run_jobs(ctx: Context, files: list[str], count: int) -> None:
                         from ._run import one_file
 
                         one_file(ctx, name)
+                    elif owned and _is_regular(stream):
+                        jobs.jsonl_file(stream, name, shown)
                     else:
                         jobs.jsonl(stream, b"", shown)
                 finally:
@@ -210,6 +255,13 @@ def run_jobs(ctx: Context, files: list[str], count: int) -> None:
         jobs.close(cancel=True)
         raise
     jobs.close()
+
+
+def _is_regular(stream: IO[bytes]) -> bool:
+    try:
+        return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def _is_jsonl(settings: Settings, name: str) -> bool:

@@ -15,7 +15,7 @@ batch, in bounded memory (pyarrow, ``thinkparse[arrow]``).
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from .. import parse, split_think
 from ._common import InputError, UsageError
@@ -31,14 +31,6 @@ def _pyarrow() -> tuple[Any, Any]:
     except ImportError:
         raise UsageError("Parquet input needs pyarrow: pip install 'thinkparse[arrow]'") from None
     return pa, pq
-
-
-def is_parquet(name: str, fmt: Optional[str]) -> bool:
-    """Whether a FILE argument is read as Parquet (``--format parquet`` or a ``.parquet`` name,
-    unless ``--format`` names another container)."""
-    if fmt == "parquet":
-        return True
-    return fmt in (None, "think", "reasoning-block") and name.lower().endswith(".parquet")
 
 
 def run_parquet(ctx: Context, name: str) -> None:

@@ -41,12 +41,11 @@ from ._inputs import (
     sse_verdict,
     utf8_error,
 )
-from ._jsonl import run_jsonl
-from ._live import run_stream
 from ._options import Settings
 from ._output import Context, each_choice
-from ._parquet import is_parquet, run_parquet
-from ._textfile import Survey, TextSource, emit_streamed
+
+# ``_jsonl`` (with its JSON decoder), ``_live`` (--stream), ``_parquet`` and ``_textfile`` (text
+# files) are imported where used: a run starts with only what its inputs need.
 
 _SSE_READ = 1 << 16
 #: How far detection reads for an event stream's first data line.
@@ -67,6 +66,8 @@ def run(settings: Settings) -> int:
     ctx = Context(settings)
     try:
         if settings.args.stream:
+            from ._live import run_stream
+
             run_stream(ctx, files[0])
         elif settings.args.jobs != 1:
             from ._jobs import cpu_count, run_jobs
@@ -82,10 +83,20 @@ def run(settings: Settings) -> int:
     return ctx.status
 
 
+def _is_parquet(name: str, fmt: Optional[str]) -> bool:
+    """Whether a FILE argument is read as Parquet (``--format parquet`` or a ``.parquet`` name,
+    unless ``--format`` names another container)."""
+    if fmt == "parquet":
+        return True
+    return fmt in (None, "think", "reasoning-block") and name.lower().endswith(".parquet")
+
+
 def one_file(ctx: Context, name: str) -> None:
     """Process one FILE argument; report its problems and go on."""
     try:
-        if is_parquet(name, ctx.args.format):
+        if _is_parquet(name, ctx.args.format):
+            from ._parquet import run_parquet
+
             run_parquet(ctx, name)
             return
         if ctx.args.output and ctx.args.output.lower().endswith(".parquet"):
@@ -110,6 +121,8 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
     if kind is None and name.lower().endswith((".jsonl", ".ndjson")):
         kind = "jsonl"
     if kind == "jsonl":
+        from ._jsonl import run_jsonl
+
         run_jsonl(ctx, numbered(stream), shown, file_size(stream))
         return
     if kind == "sse":
@@ -125,6 +138,8 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
                     blanks.append(line)
                     continue
                 lines = numbered(stream, (first, *blanks, line))
+                from ._jsonl import run_jsonl
+
                 run_jsonl(ctx, lines, shown, file_size(stream))
                 return
             _provider_value(ctx, record, shown)
@@ -180,6 +195,8 @@ def _text_input(
     ctx: Context, stream: BinaryIO, head: bytes, shown: str, kind: Optional[str]
 ) -> None:
     """Text in bounded memory (``_textfile``); JSON and ``<REASONING>`` texts are read whole."""
+    from ._textfile import Survey, TextSource, emit_streamed
+
     settings = ctx.settings
     source = TextSource(stream, head, shown, settings.errors)
     try:
