@@ -78,6 +78,7 @@ def test_fast_and_stdlib_paths_are_byte_identical(
     fast = cli_output(src, tmp / "fast.jsonl")
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(_jsonl, "_FAST_LOADS", None)
+        mp.setattr(_jsonl, "_QUOTE", _jsonl._quote_std)
         slow = cli_output(src, tmp / "slow.jsonl")
     assert fast == slow == reference(records)
 
@@ -144,3 +145,22 @@ def test_msgspec_is_used_when_installed() -> None:
     import msgspec
 
     assert _jsonl._FAST_LOADS is msgspec.json.decode
+
+
+@pytest.mark.skipif(
+    _jsonl._FAST_LOADS is None, reason="msgspec is not installed (pip install thinkparse[fast])"
+)
+def test_fast_quoting_equals_the_standard_encoder_for_every_code_point() -> None:
+    # Every code point but the surrogates, one per string and all in one string.
+    quote = _jsonl._QUOTE
+    chars = [chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for ch in chars:
+        assert quote(ch) == json.dumps(ch, ensure_ascii=False).encode("utf-8"), hex(ord(ch))
+    text = "".join(chars)
+    assert quote(text) == json.dumps(text, ensure_ascii=False).encode("utf-8")
+
+
+def test_lone_surrogates_are_written_as_replacement_characters() -> None:
+    # The output is UTF-8: a lone surrogate from a JSON escape becomes U+FFFD, on both paths.
+    for quote in (_jsonl._QUOTE, _jsonl._quote_std):
+        assert quote("a\ud800b\udfff") == '"a\ufffdb\ufffd"'.encode()

@@ -50,7 +50,7 @@ PROG = "thinkparse"
 EXIT_OK, EXIT_INPUT, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 EXIT_INTERRUPTED, EXIT_PIPE = 130, 141
 STDIN_NAME = "<stdin>"
-_FLUSH_CHARS = 1 << 16
+_FLUSH_BYTES = 1 << 16
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -122,14 +122,18 @@ class Stdout:
 
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
-        self.parts: list[str] = []
+        self.parts: list[bytes] = []
         self.size = 0
 
     def write(self, text: str) -> None:
-        """Queue ``text``; written once 64 Ki characters are queued or on ``flush``."""
-        self.parts.append(text)
-        self.size += len(text)
-        if self.size >= _FLUSH_CHARS:
+        """Queue ``text`` as UTF-8 (see :func:`encode`)."""
+        self.add(encode(text))
+
+    def add(self, data: bytes) -> None:
+        """Queue ``data``; what is queued is written once 64 KiB are queued or on ``flush``."""
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= _FLUSH_BYTES:
             self.flush(sync=False)
 
     def write_bytes(self, data: bytes) -> None:
@@ -158,10 +162,10 @@ class Stdout:
     def flush(self, sync: bool = True) -> None:
         """Write what is queued; with ``sync`` flush the stream too."""
         if self.parts:
-            data = "".join(self.parts)
+            data = b"".join(self.parts)
             self.parts.clear()
             self.size = 0
-            self._write(encode(data))
+            self._write(data)
         if sync:
             try:
                 self.stream.flush()

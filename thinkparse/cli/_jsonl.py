@@ -16,13 +16,17 @@ With ``--all-choices`` a record gives one line per choice (``n > 1``: Chat ``cho
 KEY is the record's ``id`` when it has one, or with ``--key FIELD`` that top-level field (``null``
 when the record lacks it), so outputs can be joined back to inputs.
 
-Speed: the record loop keeps everything in locals, builds each line from one format string with
-the C string encoder of the ``json`` module (byte-identical to ``json.dumps(...,
-ensure_ascii=False)``), and decodes with ``msgspec`` when it is installed (``thinkparse[fast]``).
-``msgspec`` gives the standard decoder's values for every document both accept (integers of any
-size stay exact, floats round the same way, the last of duplicate keys wins); anything it
-rejects (NaN, infinities, lone surrogates, invalid UTF-8, deep nesting) is decoded again by the
-standard decoder, so the values and the messages are always the standard ones.
+Speed: the record loop keeps everything in locals and builds each line as bytes from one
+format.  With ``msgspec`` installed (``thinkparse[fast]``) records are decoded by it and strings
+are quoted by it; both give exactly what the standard library gives:
+
+* decoding: the standard decoder's values for every document both accept (integers of any size
+  stay exact, floats round the same way, the last of duplicate keys wins); anything ``msgspec``
+  rejects (NaN, infinities, lone surrogates, invalid UTF-8, deep nesting) is decoded again by
+  the standard decoder, so values and messages are always the standard ones;
+* quoting: a string is written as ``json.dumps(text, ensure_ascii=False)`` encoded to UTF-8
+  (checked for every code point by the tests); a string with a lone surrogate is quoted by the
+  standard encoder, the surrogate written as U+FFFD like everywhere in the output.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 from .. import ThinkParseError, normalize
-from ._common import EXIT_INPUT, InputError, isatty
+from ._common import EXIT_INPUT, InputError, encode, isatty
 from ._console import Progress
 from ._inputs import decode_json, json_error, json_type, utf8_error
 from ._output import Context, each_choice, encode_json, with_newline
@@ -41,20 +45,37 @@ from ._output import Context, each_choice, encode_json, with_newline
 _enc_str: Callable[[str], str] = json.encoder.encode_basestring
 
 
-def _fast_loads() -> Optional[Callable[[bytes], Any]]:
+def _quote_std(text: str) -> bytes:
+    """``json.dumps(text, ensure_ascii=False)`` as UTF-8 (lone surrogates as U+FFFD)."""
+    return encode(_enc_str(text))
+
+
+def _fast_codec() -> tuple[Optional[Callable[[bytes], Any]], Callable[[str], bytes]]:
+    """The record decoder (``None``: the standard one) and the string quoter."""
     try:
         import msgspec  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
-        return None
+        return None, _quote_std
     loads: Callable[[bytes], Any] = msgspec.json.decode
-    return loads
+    dumps: Callable[[Any], bytes] = msgspec.json.encode
+
+    def quote(text: str) -> bytes:
+        # msgspec writes a str exactly as json.dumps(..., ensure_ascii=False) encoded to UTF-8
+        # (every code point checked by the tests); it refuses lone surrogates.
+        try:
+            return dumps(text)
+        except UnicodeEncodeError:
+            return _quote_std(text)
+
+    return loads, quote
 
 
-_FAST_LOADS = _fast_loads()
+_FAST_LOADS, _QUOTE = _fast_codec()
 
 
-def _s(value: Optional[str]) -> str:
-    return "null" if value is None else _enc_str(value)
+def _value(value: Any) -> bytes:
+    """A key's value as JSON: strings quoted, anything else as ``json.dumps`` writes it."""
+    return _QUOTE(value) if type(value) is str else encode(encode_json(value))
 
 
 def run_jsonl(
@@ -71,14 +92,15 @@ def run_jsonl(
     all_choices = bool(ctx.args.all_choices)
     key = ctx.args.key
     key_name = key if key is not None else "id"
-    key_prefix = _enc_str(key_name) + ": "
+    key_prefix = _QUOTE(key_name) + b": "
     key_always = key is not None
     only_reasoning = bool(ctx.args.reasoning)
     to_stderr = bool(ctx.args.reasoning_to_stderr)
     pages = ctx.pages
-    head = "{" if not settings.multi else '{"file": ' + _enc_str(shown) + ", "
+    head = b"{" if not settings.multi else b'{"file": ' + _QUOTE(shown) + b", "
     out = ctx.stdout
-    write = out.write
+    add = out.add
+    quote = _QUOTE
     console = ctx.console
     fast = _FAST_LOADS if errors == "strict" else None
     progress = None
@@ -92,7 +114,7 @@ def run_jsonl(
         progress = console.progress = Progress(console, shown, total)
         progress.tick(0, 0)
     failed = False
-    encoded: dict[tuple[str, str], str] = {}
+    encoded: dict[tuple[str, str], bytes] = {}
 
     def bad(lineno: int, message: str, record: Any = None) -> None:
         nonlocal failed
@@ -102,9 +124,9 @@ def run_jsonl(
             return
         parts = [head]
         if isinstance(record, dict) and (key_always or key_name in record):
-            parts.append(key_prefix + encode_json(record.get(key_name)) + ", ")
-        parts.append('"error": ' + _enc_str(message) + "}\n")
-        write("".join(parts))
+            parts.append(key_prefix + _value(record.get(key_name)) + b", ")
+        parts.append(b'"error": ' + quote(message) + b"}\n")
+        add(b"".join(parts))
 
     try:
         for lineno, offset, raw in lines:
@@ -150,9 +172,7 @@ def run_jsonl(
                 bad(lineno, str(exc), value)
                 continue
             if key_always or key_name in value:
-                kv = value.get(key_name)
-                kv_text = _enc_str(kv) if type(kv) is str else encode_json(kv)
-                keyed = f"{head}{key_prefix}{kv_text}, "
+                keyed = head + key_prefix + _value(value.get(key_name)) + b", "
             else:
                 keyed = head
             for index, ex in results:
@@ -166,22 +186,30 @@ def run_jsonl(
                 if to_stderr and reasoning:
                     out.flush()
                     console.reasoning(with_newline(reasoning))
-                start = keyed if index is None else f'{keyed}"choice": {index}, '
+                start = keyed if index is None else b'%s"choice": %d, ' % (keyed, index)
+                r_text = b"null" if reasoning is None else quote(reasoning)
                 if only_reasoning:
-                    write(start + '"reasoning": ' + _s(reasoning) + "}\n")
+                    add(b'%s"reasoning": %s}\n' % (start, r_text))
                     continue
                 names = encoded.get((ex.provider, ex.format))
                 if names is None:
-                    names = encoded[(ex.provider, ex.format)] = (
-                        f'"provider": {_enc_str(ex.provider)}, "format": {_enc_str(ex.format)}'
+                    names = encoded[(ex.provider, ex.format)] = b'"provider": %s, "format": %s' % (
+                        quote(ex.provider),
+                        quote(ex.format),
                     )
                 rt = ex.reasoning_tokens
-                write(
-                    f'{start}"visible": {_enc_str(ex.visible)}, "reasoning": '
-                    f"{'null' if reasoning is None else _enc_str(reasoning)}, "
-                    f'"tokens_est": {ex.tokens_est}, {names}, "reasoning_tokens": '
-                    f"{'null' if rt is None else int(rt)}, "
-                    f'"redacted": {"true" if ex.redacted else "false"}}}\n'
+                add(
+                    b'%s"visible": %s, "reasoning": %s, "tokens_est": %d, %s, '
+                    b'"reasoning_tokens": %s, "redacted": %s}\n'
+                    % (
+                        start,
+                        quote(ex.visible),
+                        r_text,
+                        ex.tokens_est,
+                        names,
+                        b"null" if rt is None else b"%d" % rt,
+                        b"true" if ex.redacted else b"false",
+                    )
                 )
     finally:
         if progress is not None:
