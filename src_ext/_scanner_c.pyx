@@ -439,6 +439,10 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         )
         if self._plan is not None:
             raise RuntimeError("ThinkScanner.__init__ may be called only once")
+        self._setup(cfg)
+
+    cdef int _setup(self, object cfg) except -1:
+        """Start scanning with resolved options (``__init__`` and :func:`scanner_for`)."""
         cdef _Plan plan = _PLANS.get(cfg)
         if plan is None:
             plan = _Plan(cfg)
@@ -496,6 +500,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         if cfg.start_in_reasoning:
             self._open_block(self._tables.all_cands, self._tables.ncands, &self._tables.all_cs)
             self._echo_possible = True
+        return 0
 
     def __dealloc__(self):
         PyMem_Free(self._held_phases)
@@ -1358,3 +1363,11 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._release_char(w, 0)
         self._run(w, 1, final)
         return 0
+
+
+def scanner_for(cfg) -> ThinkScanner:
+    """A new scanner for options already resolved by ``resolve_options(..., allow_auto=False)``:
+    what ``ThinkScanner(**options)`` builds, without checking the options again."""
+    cdef ThinkScanner scanner = ThinkScanner.__new__(ThinkScanner)
+    scanner._setup(cfg)
+    return scanner

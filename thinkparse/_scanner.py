@@ -23,6 +23,7 @@ from ._types import Delta
 
 if TYPE_CHECKING:
     from ._scanner_py import ThinkScanner as PyThinkScanner
+    from ._scanner_py import scanner_for as scanner_for
 
 
 class ScannerProtocol(Protocol):
@@ -70,14 +71,16 @@ if TYPE_CHECKING:
     ThinkScanner = PyThinkScanner
 elif flag(NO_EXTENSIONS) or platform.python_implementation() != "CPython":
     from ._scanner_py import ThinkScanner as ThinkScanner
+    from ._scanner_py import scanner_for as scanner_for
 
     IMPLEMENTATION = "python"
 else:
     # The pure-Python module is imported only when it is the one used.
     try:
-        from ._scanner_c import ThinkScanner
+        from ._scanner_c import ThinkScanner, scanner_for
     except ImportError as exc:
         from ._scanner_py import ThinkScanner as ThinkScanner
+        from ._scanner_py import scanner_for as scanner_for
 
         IMPLEMENTATION = "python"
         FALLBACK = (

@@ -311,6 +311,10 @@ class ThinkScanner:
         )
         if _initialised(self):
             raise RuntimeError("ThinkScanner.__init__ may be called only once")
+        self._setup(cfg)
+
+    def _setup(self, cfg: Config) -> None:
+        """Start scanning with resolved options (``__init__`` and :func:`scanner_for`)."""
         plan = _PLANS.get(cfg)
         if plan is None:
             plan = _Plan(cfg)
@@ -1011,3 +1015,11 @@ class ThinkScanner:
             self._release_char(w[0])
             pos = 1
         self._run(w, pos, final)
+
+
+def scanner_for(cfg: Config) -> ThinkScanner:
+    """A new scanner for options already resolved by ``resolve_options(..., allow_auto=False)``:
+    what ``ThinkScanner(**options)`` builds, without checking the options again."""
+    scanner = ThinkScanner.__new__(ThinkScanner)
+    scanner._setup(cfg)
+    return scanner

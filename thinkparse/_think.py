@@ -18,9 +18,9 @@ explicitly, even with the default's value, replaces the preset's (docs/behaviour
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from typing import Any, Optional
+from typing import Optional
 
-from ._scanner import ThinkScanner
+from ._scanner import ThinkScanner, scanner_for
 from ._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -28,6 +28,7 @@ from ._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
     SEPARATOR,
+    Config,
     DelimitersOption,
     PresetName,
     StartAutoOption,
@@ -37,8 +38,8 @@ from ._spec import (
 from ._types import Delta, Split
 
 
-def _scan(text: str, options: dict[str, Any]) -> tuple[str, Optional[str], Optional[int]]:
-    scanner = ThinkScanner(**options)
+def _scan(text: str, cfg: Config) -> tuple[str, Optional[str], Optional[int]]:
+    scanner = scanner_for(cfg)
     v1, r1 = scanner.feed(text)
     v2, r2 = scanner.close()
     reasoning = r1 + r2 if scanner.had_block else None
@@ -85,24 +86,29 @@ def split_think(
     cfg = resolve_options(
         tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto=True
     )
-    options: dict[str, Any] = {
-        "tags": tags,
-        "delimiters": delimiters,
-        "start_in_reasoning": start_in_reasoning,
-        "code_aware": code_aware,
-        "max_tentative": max_tentative,
-        "preset": preset,
-    }
     if cfg.start_in_reasoning != "auto":
-        visible, reasoning, _ = _scan(text, options)
-        return Split(visible, reasoning)
-    options["start_in_reasoning"] = False
-    visible, reasoning, orphan_at = _scan(text, options)
+        visible, reasoning, _ = _scan(text, cfg)
+        return _split(visible, reasoning)
+    # "auto" scans in the default mode: the same options with start_in_reasoning=False.
+    cfg = resolve_options(
+        tags, delimiters, False, code_aware, max_tentative, preset, allow_auto=False
+    )
+    visible, reasoning, orphan_at = _scan(text, cfg)
     if orphan_at is None:
-        return Split(visible, reasoning)
+        return _split(visible, reasoning)
     first = text[:orphan_at].strip()
-    rest_visible, rest_reasoning, _ = _scan(text[orphan_at:], options)
-    return Split(rest_visible, SEPARATOR.join(p for p in (first, rest_reasoning) if p))
+    rest_visible, rest_reasoning, _ = _scan(text[orphan_at:], cfg)
+    return _split(rest_visible, SEPARATOR.join(p for p in (first, rest_reasoning) if p))
+
+
+def _split(visible: str, reasoning: Optional[str]) -> Split:
+    """``Split(visible, reasoning)`` filled in place: the frozen dataclass's ``__init__`` costs
+    about twice as much, which shows on short texts."""
+    split = object.__new__(Split)
+    fields = split.__dict__
+    fields["visible"] = visible
+    fields["reasoning"] = reasoning
+    return split
 
 
 def strip_think(
