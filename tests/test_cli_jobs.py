@@ -179,3 +179,42 @@ def test_stdout_write_file_copies_to_descriptors_and_other_streams(tmp_path: Pat
     out.write_file(str(src))
     out.flush()
     assert buffer.getvalue() == b"head " + src.read_bytes()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_jobs_spans_give_every_line_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str], seed: int
+) -> None:
+    # C6: with spans of a few bytes, lines start anywhere relative to them (on a span's first
+    # byte, right after it, spanning several spans, blank lines, a BOM on line 1, no final
+    # newline); output, messages and line numbers equal one process.
+    import random
+
+    from thinkparse.cli import _jobs, main
+
+    rng = random.Random(seed)
+    lines = []
+    for i in range(rng.randint(1, 60)):
+        kind = rng.random()
+        if kind < 0.15:
+            lines.append("")
+        elif kind < 0.25:
+            lines.append("{not json")
+        else:
+            lines.append(
+                record(i).rstrip("\n").replace("answer", "answer" + "x" * rng.randint(0, 90))
+            )
+    text = "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
+    if rng.random() < 0.3:
+        text = "\ufeff" + text
+    src = tmp_path / "in.jsonl"
+    src.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(_jobs, "_BATCH", rng.choice([1, 7, 64, 333]))
+    monkeypatch.setattr(_jobs, "_PROBE", rng.choice([1, 5, 4096]))
+    results = []
+    for jobs in ("1", "2", "3"):
+        out = tmp_path / f"out{jobs}.jsonl"
+        status = main(["--jobs", jobs, "-o", str(out), str(src)])
+        results.append((status, out.read_bytes(), capfd.readouterr().err))
+    assert results[1] == results[0]
+    assert results[2] == results[0]

@@ -46,6 +46,10 @@ class Console:
             self.progress.erase()
         self.raw(one_line(message) + "\n")
 
+    def line_error(self, name: str, lineno: int, message: str) -> None:
+        """``NAME:LINE: message`` (see :meth:`error`)."""
+        self.error(f"{name}:{lineno}: {message}")
+
     def reasoning(self, text: str) -> None:
         """Write reasoning text (dimmed on a terminal); a failed write is an error."""
         if not text:

@@ -3,9 +3,11 @@
 * A JSON Lines input is cut into batches of whole lines (about 1 MB each) that workers process
   exactly as the single-process loop does; the parent writes each batch's output, then its
   messages, strictly in input order, so the output is byte-identical to ``--jobs 1``.
-* For a regular file the parent only finds the batch boundaries and line numbers; each worker
-  reads its batch from the file itself, so the input is never copied through a pipe.  Standard
-  input and other streams are read by the parent and their batches sent to the workers.
+* A regular file is not read by the parent at all: it hands out byte spans of 1 MB and each
+  worker reads the lines that start in its span (see :func:`_batch_span`).  Standard input and
+  other streams are read by the parent and their batches sent to the workers.
+* Messages name the line of the input: a worker numbers them within its batch and the parent,
+  which writes batches in order and so knows how many lines came before, adds that count.
 * Other FILE arguments are processed whole by a worker each, several at once; their outputs are
   written in argument order.  Standard input is read by the parent (in batches when it is a
   seekable JSON Lines file, else in one process).
@@ -29,8 +31,9 @@ import shutil
 import signal
 import stat
 import tempfile
+from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, Optional, Union, cast
 
 from ._common import InputError
 from ._console import Console
@@ -49,7 +52,9 @@ class _Recorder(Console):
     def __init__(self, ctx: Context) -> None:
         super().__init__(ctx.stdout)
         self.tty = self.dim = False
-        self.events: list[tuple[bool, str]] = []
+        self.events: list[Event] = []
+        #: Line numbers of messages are kept relative to this one.
+        self.base = 0
 
     def raw(self, text: str) -> None:
         self.events.append((False, text))
@@ -57,17 +62,27 @@ class _Recorder(Console):
     def error(self, message: str) -> None:
         self.events.append((False, message.replace("\r", " ").replace("\n", " ") + "\n"))
 
+    def line_error(self, name: str, lineno: int, message: str) -> None:
+        # The parent knows where the batch starts: it writes the absolute line number.
+        self.events.append((lineno - self.base, name, message))
+
     def reasoning(self, text: str) -> None:
         if text:
             self.events.append((True, text))
 
 
-#: A batch result: (output bytes, or the path of the spool file holding them), the messages and
-#: reasoning for standard error in order, the exit status, whether a file header was written.
-Result = tuple[Union[bytes, str], list[tuple[bool, str]], int, bool]
+#: Something for standard error: ``(is reasoning, text)``, or a record's message
+#: ``(line number within the batch, file name, message)``.
+Event = Union[tuple[bool, str], tuple[int, str, str]]
+#: A batch result: the output bytes (or the path of the spool file holding them), the events in
+#: order, the exit status, whether a file header was written, and the batch's number of lines
+#: (``None`` for a whole file, whose messages carry their own line numbers).
+Result = tuple[Union[bytes, str], list[Event], int, bool, Optional[int]]
 
 #: Outputs at least this large go back through a spool file rather than the result pipe.
 _SPOOL_MIN = 1 << 16
+#: How far a worker reads at a time looking for a line end.
+_PROBE = 1 << 16
 
 
 class _Worker:
@@ -79,18 +94,19 @@ class _Worker:
         self.spool = spool
         self.spooled = 0
 
-    def reset(self) -> None:
+    def reset(self, base: int = 0) -> None:
         self.sink.seek(0)
         self.sink.truncate()
         self.recorder.events = []
+        self.recorder.base = base
         self.ctx.status = 0
         self.ctx.headers = 0
 
-    def result(self, spool: bool = True) -> Result:
-        """This batch's result; a JSON Lines batch's large output is spooled (``spool``)."""
+    def result(self, lines: Optional[int]) -> Result:
+        """This task's result; a JSON Lines batch's large output is spooled."""
         self.ctx.stdout.flush()
         out: Union[bytes, str]
-        if spool and self.spool is not None and self.sink.tell() >= _SPOOL_MIN:
+        if lines is not None and self.spool is not None and self.sink.tell() >= _SPOOL_MIN:
             # Written once here and copied by the kernel in the parent: the output does not
             # pass through pickling and the result pipe (several copies on each side).
             self.spooled += 1
@@ -99,7 +115,7 @@ class _Worker:
                 f.write(self.sink.getbuffer())
         else:
             out = self.sink.getvalue()
-        return out, self.recorder.events, self.ctx.status, self.ctx.headers > 0
+        return out, self.recorder.events, self.ctx.status, self.ctx.headers > 0, lines
 
 
 def _init(args: argparse.Namespace, spool: Optional[str]) -> None:
@@ -108,38 +124,88 @@ def _init(args: argparse.Namespace, spool: Optional[str]) -> None:
     _worker = _Worker(args, spool)
 
 
-def _batch(shown: str, lineno: int, offset: int, data: bytes) -> Result:
+def _the_worker() -> _Worker:
     worker = _worker
     if worker is None:  # pragma: no cover - the initializer always ran
         raise RuntimeError("worker not initialised")
-    worker.reset()
-    run_jsonl(worker.ctx, _lines_from(data, lineno, offset), shown, None)
-    return worker.result()
+    return worker
+
+
+def _batch(shown: str, first: bool, offset: int, data: bytes) -> Result:
+    """The records of ``data``: whole lines (the last without its line end) starting at byte
+    ``offset`` of the input; ``first`` when they start the input."""
+    return _records(shown, first, offset, data.split(b"\n"))
+
+
+def _batch_span(path: str, shown: str, start: int, end: int) -> Result:
+    """The records of the lines of the file at ``path`` that start in bytes ``[start, end)``.
+
+    A line starts at byte 0 and after every line end.  The worker finds its first line start
+    (looking no further than ``end``) and reads on past ``end`` to the end of its last line, so
+    consecutive spans give every line exactly once without the parent reading the file.
+    """
+    with open(path, "rb") as f:
+        fd = f.fileno()
+        first = start
+        if start and os.pread(fd, 1, start - 1) != b"\n":
+            found = _line_end(fd, start, end)
+            first = end if found < 0 else found + 1
+        if first >= end:
+            return _records(shown, False, first, [])
+        data = os.pread(fd, end - first, first)
+        if len(data) == end - first and not data.endswith(b"\n"):
+            pieces = [data]
+            at = end
+            while True:  # the last line goes on past the span
+                chunk = os.pread(fd, _PROBE, at)
+                if not chunk:
+                    break
+                cut = chunk.find(b"\n")
+                if cut >= 0:
+                    pieces.append(chunk[: cut + 1])
+                    break
+                pieces.append(chunk)
+                at += len(chunk)
+            data = b"".join(pieces)
+    body = data[:-1] if data.endswith(b"\n") else data
+    return _records(shown, first == 0, first, body.split(b"\n") if data else [])
+
+
+def _line_end(fd: int, start: int, end: int) -> int:
+    """The offset of the first line end in bytes ``[start, end)`` of ``fd``, else -1."""
+    at = start
+    while at < end:
+        chunk = os.pread(fd, min(_PROBE, end - at), at)
+        if not chunk:
+            break
+        cut = chunk.find(b"\n")
+        if cut >= 0:
+            return at + cut
+        at += len(chunk)
+    return -1
+
+
+def _records(shown: str, first: bool, offset: int, lines: list[bytes]) -> Result:
+    # Line numbers count from the batch: 1 for the input's first line (which may hold a byte
+    # order mark), from 2 otherwise; messages are kept relative and numbered by the parent.
+    base = 0 if first else 1
+    worker = _the_worker()
+    worker.reset(base)
+    run_jsonl(worker.ctx, _numbered(lines, base, offset), shown, None)
+    return worker.result(len(lines))
 
 
 def _file(name: str) -> Result:
-    worker = _worker
-    if worker is None:  # pragma: no cover
-        raise RuntimeError("worker not initialised")
+    worker = _the_worker()
     worker.reset()
     from ._run import one_file
 
     one_file(worker.ctx, name)
-    return worker.result(spool=False)
+    return worker.result(None)
 
 
-def _batch_at(path: str, shown: str, lineno: int, offset: int, size: int) -> Result:
-    """:func:`_batch` of the ``size`` bytes at ``offset`` of the file at ``path``."""
-    with open(path, "rb") as f:
-        data = os.pread(f.fileno(), size, offset)
-    if len(data) != size:
-        # The file shrank while it was being read: say so instead of inventing records.
-        raise InputError(f"{shown}: the file changed while it was being read", 1)
-    return _batch(shown, lineno, offset, data)
-
-
-def _lines_from(data: bytes, lineno: int, offset: int) -> Any:
-    for raw in data.split(b"\n"):
+def _numbered(lines: list[bytes], lineno: int, offset: int) -> Iterator[tuple[int, int, bytes]]:
+    for raw in lines:
         lineno += 1
         yield lineno, offset, raw
         offset += len(raw) + 1
@@ -161,6 +227,8 @@ class Jobs:
             count, mp_context=mp, initializer=_init, initargs=(args, self.spool)
         )
         self.pending: collections.deque[Future[Result]] = collections.deque()
+        #: Lines of the current JSON Lines input written so far (numbers its messages).
+        self.lines = 0
 
     def close(self, cancel: bool = False) -> None:
         self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
@@ -168,7 +236,7 @@ class Jobs:
             shutil.rmtree(self.spool, ignore_errors=True)
 
     def _write(self, result: Result) -> None:
-        out, events, status, header = result
+        out, events, status, header, lines = result
         ctx = self.ctx
         if isinstance(out, str):  # a JSON Lines batch's output (no file header)
             try:
@@ -184,13 +252,20 @@ class Jobs:
                 ctx.headers += 1
         if out:
             ctx.stdout.write_bytes(out)
+        base = self.lines if lines is not None else 0
         if events:
             ctx.stdout.flush()
-            for is_reasoning, text in events:
-                if is_reasoning:
-                    ctx.console.reasoning(text)
+            for event in events:
+                if isinstance(event[0], bool):
+                    if event[0]:
+                        ctx.console.reasoning(event[1])
+                    else:
+                        ctx.console.error(event[1].rstrip("\n"))
                 else:
-                    ctx.console.error(text.rstrip("\n"))
+                    lineno, name, message = cast("tuple[int, str, str]", event)
+                    ctx.console.line_error(name, base + lineno, message)
+        if lines is not None:
+            self.lines += lines
         ctx.status = max(ctx.status, status)
 
     def drain(self, keep: int = 0) -> None:
@@ -203,36 +278,23 @@ class Jobs:
         self.drain(2 * self.count)
 
     def jsonl_file(self, stream: IO[bytes], path: str, shown: str) -> None:
-        """One JSON Lines regular file: batch boundaries found here, batches read by workers."""
+        """One JSON Lines regular file: the workers read their own spans of it."""
         self.drain()
-        fd = stream.fileno()
+        self.lines = 0
         path = os.path.abspath(path)
-        lineno = offset = 0
-        size = _BATCH
-        while True:
-            block = os.pread(fd, size, offset)
-            if not block:
-                break
-            if len(block) == size:
-                cut = block.rfind(b"\n")
-                if cut < 0:  # a line longer than the batch: read further
-                    size *= 2
-                    continue
-            else:  # the end of the file
-                cut = len(block)
+        size = os.fstat(stream.fileno()).st_size
+        for start in range(0, size, _BATCH):
             self.pending.append(
-                self.pool.submit(_batch_at, path, shown, lineno, offset, cut)
+                self.pool.submit(_batch_span, path, shown, start, min(start + _BATCH, size))
             )
-            lineno += block.count(b"\n", 0, cut) + 1
-            offset += cut + 1
-            size = _BATCH
             self.drain(2 * self.count)
         self.drain()
 
     def jsonl(self, stream: IO[bytes], head: bytes, shown: str) -> None:
-        """One JSON Lines input in batches of lines."""
+        """One JSON Lines input in batches of lines, read here."""
         self.drain()
-        lineno = offset = 0
+        self.lines = 0
+        offset = 0
         rest = head
         while True:
             block = stream.read(_BATCH)
@@ -247,8 +309,7 @@ class Jobs:
                 break
             else:
                 rest = b""
-            self.pending.append(self.pool.submit(_batch, shown, lineno, offset, data))
-            lineno += data.count(b"\n") + 1
+            self.pending.append(self.pool.submit(_batch, shown, offset == 0, offset, data))
             offset += len(data) + 1
             self.drain(2 * self.count)
             if not block:

@@ -119,7 +119,7 @@ def run_jsonl(
     def bad(lineno: int, message: str, record: Any = None) -> None:
         nonlocal failed
         failed = True
-        console.error(f"{shown}:{lineno}: {message}")
+        console.line_error(shown, lineno, message)
         if pages is not None:
             return
         parts = [head]
