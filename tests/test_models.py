@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import thinkparse
 from thinkparse import Split, ThinkScanner, preset_for_model, split_think
 from thinkparse._models import MODEL_PRESETS
-from thinkparse._spec import PRESETS
+from thinkparse._presets import PRESETS
 
 # (name as a server reports it, preset) -- one or more per row of MODEL_PRESETS, and near misses.
 NAMES = [

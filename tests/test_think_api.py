@@ -344,7 +344,7 @@ def test_presets(
 
 def test_every_preset_usable(scanner_cls: Any) -> None:
     # presets: every preset builds a scanner (none sets "auto", which the scanner refuses)
-    from thinkparse._spec import PRESETS
+    from thinkparse._presets import PRESETS
 
     for name in ("deepseek-r1", "qwen3", "qwen3-thinking", "magistral", "kimi", "minimax",
                  "claude-text", "generic"):

@@ -15,7 +15,7 @@ from typing import get_args
 
 import pytest
 
-from thinkparse._spec import PRESETS, PresetName
+from thinkparse._presets import PRESETS, PresetName
 
 ROOT = Path(__file__).resolve().parent.parent
 

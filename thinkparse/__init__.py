@@ -20,9 +20,9 @@ from ._errors import (
     UnknownProviderError,
 )
 from ._models import preset_for_model
+from ._presets import PRESET_NAMES, PresetName
 from ._reasoning_block import parse
 from ._scanner import IMPLEMENTATION, ThinkScanner
-from ._spec import PRESET_NAMES, PresetName
 from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .providers import (

@@ -2,7 +2,7 @@
 
 ``preset_for_model`` maps a model name as servers report it (``"deepseek-ai/DeepSeek-R1-0528"``,
 ``"qwen3-235b-a22b-thinking-2507"``, ``"MiniMax-M2"``, ``"deepseek-r1:14b"`` from Ollama,
-``"magistral-medium-latest"`` ...) to the name of a preset in ``thinkparse._spec.PRESETS``.
+``"magistral-medium-latest"`` ...) to the name of a preset in ``thinkparse._presets.PRESETS``.
 
 How a name is read: it is lowercased, and only the part after the last ``/`` counts (an
 organisation, a hub path or a router prefix says nothing about the template). The rows of
@@ -117,7 +117,7 @@ def preset_for_model(name: str) -> Optional[str]:
             after the last ``/`` is read.
 
     Returns:
-        A preset name (a key of ``thinkparse._spec.PRESETS``), or ``None`` when the name is not
+        A preset name (a key of ``thinkparse._presets.PRESETS``), or ``None`` when the name is not
         known or names a model whose output carries no inline reasoning markup.
 
     Raises:

@@ -58,6 +58,7 @@ import re
 from typing import Any, Optional
 
 from ._errors import ScannerClosedError
+from ._presets import PresetName
 from ._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -78,7 +79,6 @@ from ._spec import (
     TAG_SPACE,
     Config,
     DelimitersOption,
-    PresetName,
     TagsOption,
     resolve_options,
 )

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from typing import Optional
 
+from ._presets import PresetName
 from ._scanner import ThinkScanner, scanner_for
 from ._spec import (
     DEFAULT_CODE_AWARE_OPT,
@@ -30,7 +31,6 @@ from ._spec import (
     SEPARATOR,
     Config,
     DelimitersOption,
-    PresetName,
     StartAutoOption,
     TagsOption,
     resolve_options,
