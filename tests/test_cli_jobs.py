@@ -190,7 +190,7 @@ def test_jobs_spans_give_every_line_once(
     # newline); output, messages and line numbers equal one process.
     import random
 
-    from thinkparse.cli import _jobs, main
+    from thinkparse.cli import _jobs, _worker, main
 
     rng = random.Random(seed)
     lines = []
@@ -210,7 +210,7 @@ def test_jobs_spans_give_every_line_once(
     src = tmp_path / "in.jsonl"
     src.write_text(text, encoding="utf-8")
     monkeypatch.setattr(_jobs, "_BATCH", rng.choice([1, 7, 64, 333]))
-    monkeypatch.setattr(_jobs, "_PROBE", rng.choice([1, 5, 4096]))
+    monkeypatch.setattr(_worker, "_PROBE", rng.choice([1, 5, 4096]))
     results = []
     for jobs in ("1", "2", "3"):
         out = tmp_path / f"out{jobs}.jsonl"

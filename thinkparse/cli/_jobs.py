@@ -24,191 +24,22 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
-import io
 import multiprocessing
 import os
 import shutil
-import signal
 import stat
 import tempfile
-from collections.abc import Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Any, Optional, Union, cast
+from typing import IO, Any, Optional, cast
 
 from ._common import InputError
-from ._console import Console
 from ._inputs import json_object_line, open_input
-from ._jsonl import run_jsonl
 from ._options import Settings
 from ._output import Context
+from ._worker import Result, batch, batch_span, init, whole_file
 
+#: Bytes per batch of JSON Lines.
 _BATCH = 1 << 20
-_worker: Optional[_Worker] = None
-
-
-class _Recorder(Console):
-    """A worker's standard error: messages and reasoning kept, in order, for the parent."""
-
-    def __init__(self, ctx: Context) -> None:
-        super().__init__(ctx.stdout)
-        self.tty = self.dim = False
-        self.events: list[Event] = []
-        #: Line numbers of messages are kept relative to this one.
-        self.base = 0
-
-    def raw(self, text: str) -> None:
-        self.events.append((False, text))
-
-    def error(self, message: str) -> None:
-        self.events.append((False, message.replace("\r", " ").replace("\n", " ") + "\n"))
-
-    def line_error(self, name: str, lineno: int, message: str) -> None:
-        # The parent knows where the batch starts: it writes the absolute line number.
-        self.events.append((lineno - self.base, name, message))
-
-    def reasoning(self, text: str) -> None:
-        if text:
-            self.events.append((True, text))
-
-
-#: Something for standard error: ``(is reasoning, text)``, or a record's message
-#: ``(line number within the batch, file name, message)``.
-Event = Union[tuple[bool, str], tuple[int, str, str]]
-#: A batch result: the output bytes (or the path of the spool file holding them), the events in
-#: order, the exit status, whether a file header was written, and the batch's number of lines
-#: (``None`` for a whole file, whose messages carry their own line numbers).
-Result = tuple[Union[bytes, str], list[Event], int, bool, Optional[int]]
-
-#: Outputs at least this large go back through a spool file rather than the result pipe.
-_SPOOL_MIN = 1 << 16
-#: How far a worker reads at a time looking for a line end.
-_PROBE = 1 << 16
-
-
-class _Worker:
-    def __init__(self, args: argparse.Namespace, spool: Optional[str]) -> None:
-        self.sink = io.BytesIO()
-        self.ctx = Context(Settings(args), sink=self.sink)
-        self.recorder = _Recorder(self.ctx)
-        self.ctx.console = self.recorder
-        self.spool = spool
-        self.spooled = 0
-
-    def reset(self, base: int = 0) -> None:
-        self.sink.seek(0)
-        self.sink.truncate()
-        self.recorder.events = []
-        self.recorder.base = base
-        self.ctx.status = 0
-        self.ctx.headers = 0
-
-    def result(self, lines: Optional[int]) -> Result:
-        """This task's result; a JSON Lines batch's large output is spooled."""
-        self.ctx.stdout.flush()
-        out: Union[bytes, str]
-        if lines is not None and self.spool is not None and self.sink.tell() >= _SPOOL_MIN:
-            # Written once here and copied by the kernel in the parent: the output does not
-            # pass through pickling and the result pipe (several copies on each side).
-            self.spooled += 1
-            out = os.path.join(self.spool, f"{os.getpid()}-{self.spooled}")
-            with open(out, "xb") as f:
-                f.write(self.sink.getbuffer())
-        else:
-            out = self.sink.getvalue()
-        return out, self.recorder.events, self.ctx.status, self.ctx.headers > 0, lines
-
-
-def _init(args: argparse.Namespace, spool: Optional[str]) -> None:
-    global _worker
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = _Worker(args, spool)
-
-
-def _the_worker() -> _Worker:
-    worker = _worker
-    if worker is None:  # pragma: no cover - the initializer always ran
-        raise RuntimeError("worker not initialised")
-    return worker
-
-
-def _batch(shown: str, first: bool, offset: int, data: bytes) -> Result:
-    """The records of ``data``: whole lines (the last without its line end) starting at byte
-    ``offset`` of the input; ``first`` when they start the input."""
-    return _records(shown, first, offset, data.split(b"\n"))
-
-
-def _batch_span(path: str, shown: str, start: int, end: int) -> Result:
-    """The records of the lines of the file at ``path`` that start in bytes ``[start, end)``.
-
-    A line starts at byte 0 and after every line end.  The worker finds its first line start
-    (looking no further than ``end``) and reads on past ``end`` to the end of its last line, so
-    consecutive spans give every line exactly once without the parent reading the file.
-    """
-    with open(path, "rb") as f:
-        fd = f.fileno()
-        first = start
-        if start and os.pread(fd, 1, start - 1) != b"\n":
-            found = _line_end(fd, start, end)
-            first = end if found < 0 else found + 1
-        if first >= end:
-            return _records(shown, False, first, [])
-        data = os.pread(fd, end - first, first)
-        if len(data) == end - first and not data.endswith(b"\n"):
-            pieces = [data]
-            at = end
-            while True:  # the last line goes on past the span
-                chunk = os.pread(fd, _PROBE, at)
-                if not chunk:
-                    break
-                cut = chunk.find(b"\n")
-                if cut >= 0:
-                    pieces.append(chunk[: cut + 1])
-                    break
-                pieces.append(chunk)
-                at += len(chunk)
-            data = b"".join(pieces)
-    body = data[:-1] if data.endswith(b"\n") else data
-    return _records(shown, first == 0, first, body.split(b"\n") if data else [])
-
-
-def _line_end(fd: int, start: int, end: int) -> int:
-    """The offset of the first line end in bytes ``[start, end)`` of ``fd``, else -1."""
-    at = start
-    while at < end:
-        chunk = os.pread(fd, min(_PROBE, end - at), at)
-        if not chunk:
-            break
-        cut = chunk.find(b"\n")
-        if cut >= 0:
-            return at + cut
-        at += len(chunk)
-    return -1
-
-
-def _records(shown: str, first: bool, offset: int, lines: list[bytes]) -> Result:
-    # Line numbers count from the batch: 1 for the input's first line (which may hold a byte
-    # order mark), from 2 otherwise; messages are kept relative and numbered by the parent.
-    base = 0 if first else 1
-    worker = _the_worker()
-    worker.reset(base)
-    run_jsonl(worker.ctx, _numbered(lines, base, offset), shown, None)
-    return worker.result(len(lines))
-
-
-def _file(name: str) -> Result:
-    worker = _the_worker()
-    worker.reset()
-    from ._run import one_file
-
-    one_file(worker.ctx, name)
-    return worker.result(None)
-
-
-def _numbered(lines: list[bytes], lineno: int, offset: int) -> Iterator[tuple[int, int, bytes]]:
-    for raw in lines:
-        lineno += 1
-        yield lineno, offset, raw
-        offset += len(raw) + 1
 
 
 class Jobs:
@@ -224,7 +55,7 @@ class Jobs:
         args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
         self.spool = _spool_dir()
         self.pool = ProcessPoolExecutor(
-            count, mp_context=mp, initializer=_init, initargs=(args, self.spool)
+            count, mp_context=mp, initializer=init, initargs=(args, self.spool)
         )
         self.pending: collections.deque[Future[Result]] = collections.deque()
         #: Lines of the current JSON Lines input written so far (numbers its messages).
@@ -274,7 +105,7 @@ class Jobs:
             self._write(self.pending.popleft().result())
 
     def submit_file(self, name: str) -> None:
-        self.pending.append(self.pool.submit(_file, name))
+        self.pending.append(self.pool.submit(whole_file, name))
         self.drain(2 * self.count)
 
     def jsonl_file(self, stream: IO[bytes], path: str, shown: str) -> None:
@@ -285,7 +116,7 @@ class Jobs:
         size = os.fstat(stream.fileno()).st_size
         for start in range(0, size, _BATCH):
             self.pending.append(
-                self.pool.submit(_batch_span, path, shown, start, min(start + _BATCH, size))
+                self.pool.submit(batch_span, path, shown, start, min(start + _BATCH, size))
             )
             self.drain(2 * self.count)
         self.drain()
@@ -309,7 +140,7 @@ class Jobs:
                 break
             else:
                 rest = b""
-            self.pending.append(self.pool.submit(_batch, shown, offset == 0, offset, data))
+            self.pending.append(self.pool.submit(batch, shown, offset == 0, offset, data))
             offset += len(data) + 1
             self.drain(2 * self.count)
             if not block:
