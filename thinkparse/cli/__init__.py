@@ -14,7 +14,8 @@ of its own.  One module per concern:
 * ``_live``    -- ``--stream``;
 * ``_run``     -- the main command over FILE arguments;
 * ``_textfile`` -- text inputs in bounded memory;
-* ``_jobs``    -- ``--jobs N`` worker processes.
+* ``_jobs``    -- ``--jobs N``: the worker pool and the output in order;
+* ``_worker``  -- ``--jobs N``: what a worker process does.
 
 Subcommands: ``thinkparse traces …`` and ``thinkparse convert …`` run
 ``thinkparse.cli.traces.main(argv)`` / ``thinkparse.cli.convert.main(argv)`` (imported only

@@ -4,8 +4,8 @@
   exactly as the single-process loop does; the parent writes each batch's output, then its
   messages, strictly in input order, so the output is byte-identical to ``--jobs 1``.
 * A regular file is not read by the parent at all: it hands out byte spans of 1 MB and each
-  worker reads the lines that start in its span (see :func:`_batch_span`).  Standard input and
-  other streams are read by the parent and their batches sent to the workers.
+  worker reads the lines that start in its span (:func:`._worker.batch_span`).  Standard input
+  and other streams are read by the parent and their batches sent to the workers.
 * Messages name the line of the input: a worker numbers them within its batch and the parent,
   which writes batches in order and so knows how many lines came before, adds that count.
 * Other FILE arguments are processed whole by a worker each, several at once; their outputs are
