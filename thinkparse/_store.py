@@ -21,17 +21,12 @@ Decisions where the rules are silent:
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
   ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.
-* JSONL: one object per row, the column names as keys, ``metadata`` an object.  ``import_jsonl``
-  checks and masks every line first, then inserts all in one transaction; ids already present are
-  skipped; a bad line raises ``ValueError("line N: ...")`` and imports nothing.
-* ``export_parquet`` (pyarrow, optional) writes the same columns, for merging a fleet's stores
-  and querying them on an engine (DuckDB, Polars, Spark read the file as is).
+* JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
@@ -42,7 +37,7 @@ from typing import IO, Any, Optional, Union
 
 from ._budget import turn_tokens
 from ._masking import DEFAULT_MASKER
-from ._store_io import open_lines, open_text_out, parse_import_line
+from ._store_io import import_rows, write_jsonl
 from ._trace_row import (
     COLUMN_NAMES,
     Masker,
@@ -179,17 +174,9 @@ class TraceStore:
             TraceStoreError: the store is closed or the database failed.
         """
         row = self._row(
-            extraction,
-            session_key=session_key,
-            run_id=run_id,
-            model=model,
-            provider=provider,
-            total_tokens=total_tokens,
-            duration_ms=duration_ms,
-            metadata=metadata,
-            id=id,
-            created_at=created_at,
-        )
+            extraction, session_key, run_id, model, provider, total_tokens, duration_ms, metadata,
+            id, created_at,
+        )  # fmt: skip
         with self._lock:
             conn = self._connection()
             try:
@@ -200,20 +187,10 @@ class TraceStore:
                 raise TraceStoreError(f"{self.path}: {exc}") from None
         return str(row[0])
 
-    def _row(
-        self,
-        extraction: object,
-        *,
-        session_key: object,
-        run_id: object,
-        model: object,
-        provider: object,
-        total_tokens: object,
-        duration_ms: object,
-        metadata: object,
-        id: object,
-        created_at: object,
-    ) -> tuple[Any, ...]:
+    def _row(self, extraction: object, *fields: object) -> tuple[Any, ...]:
+        """The checked, masked insert row of :meth:`record`'s arguments (in its order)."""
+        session_key, run_id, model, provider, total_tokens, duration_ms, metadata = fields[:7]
+        id, created_at = fields[7:]
         if not isinstance(extraction, Extraction):
             raise TypeError(f"extraction must be an Extraction, not {type(extraction).__name__}")
         row_id = uuid.uuid4().hex if id is None else check_str(id, "id")
@@ -368,13 +345,7 @@ class TraceStore:
             TraceStoreError: the store is closed.
         """
         check_filter_names(filters, allow_limit=True)
-        traces = self.query(**filters)
-        count = 0
-        with open_text_out(fp, "fp") as write:
-            for trace in traces:
-                write(json.dumps(trace.to_dict(), ensure_ascii=False) + "\n")
-                count += 1
-        return count
+        return write_jsonl(fp, (trace.to_dict() for trace in self.query(**filters)))
 
     def import_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /) -> int:
         """Read JSON Lines written by :meth:`export_jsonl`, masking every record (#d2).
@@ -390,10 +361,7 @@ class TraceStore:
             ValueError: ``"line N: ..."`` for the first bad line; nothing is imported.
             TraceStoreError: the store is closed.
         """
-        rows = []
-        for number, line in open_lines(fp, "fp"):
-            if line.strip():
-                rows.append(parse_import_line(line, number, self.masker))
+        rows = import_rows(fp, self.masker)
         with self._lock:
             conn = self._connection()
             conn.execute("BEGIN IMMEDIATE")

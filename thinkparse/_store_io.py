@@ -1,6 +1,14 @@
 """File handling of the trace store: JSONL in and out, Parquet out (docs/behaviour.md#d2).
 
 Rules: an imported line is checked completely and masked before anything is inserted.
+
+Decisions where the rules are silent:
+
+* JSONL: one object per row, the column names as keys, ``metadata`` an object.  An import
+  checks and masks every line first, then the store inserts all in one transaction; ids already
+  present are skipped; a bad line raises ``ValueError("line N: ...")`` and imports nothing.
+* Parquet (pyarrow, optional) has the same columns, for merging a fleet's stores and querying
+  them on an engine (DuckDB, Polars, Spark read the file as is).
 """
 
 from __future__ import annotations
@@ -22,7 +30,14 @@ from ._trace_row import (
     mask_metadata,
 )
 
-__all__ = ["open_lines", "open_text_out", "parse_import_line", "write_parquet"]
+__all__ = [
+    "import_rows",
+    "open_lines",
+    "open_text_out",
+    "parse_import_line",
+    "write_jsonl",
+    "write_parquet",
+]
 
 FileArg = Union[IO[str], IO[bytes], str, "os.PathLike[str]"]
 
@@ -137,3 +152,22 @@ def write_parquet(path: FileArg, rows: Iterable[dict[str, Any]]) -> int:
             w.write_table(pa.Table.from_pylist(batch, schema=schema))
             count += len(batch)
     return count
+
+
+def write_jsonl(fp: FileArg, rows: Iterable[dict[str, Any]]) -> int:
+    """Write ``rows`` as JSON Lines to ``fp`` (a text or binary file, or a path); the count."""
+    count = 0
+    with open_text_out(fp, "fp") as write:
+        for row in rows:
+            write(json.dumps(row, ensure_ascii=False) + "\n")
+            count += 1
+    return count
+
+
+def import_rows(fp: FileArg, masker: Optional[Masker]) -> list[tuple[Any, ...]]:
+    """Every non-blank line of ``fp`` checked and masked, as insert rows (or ``ValueError``)."""
+    return [
+        parse_import_line(line, number, masker)
+        for number, line in open_lines(fp, "fp")
+        if line.strip()
+    ]
