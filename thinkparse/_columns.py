@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Callable, Optional
 
-from ._scanner import ThinkScanner
-from ._think import split_think
+from ._think import split_think, text_splitter
 
 Row = Callable[[str], tuple[str, Optional[str]]]
 
@@ -19,41 +18,15 @@ Row = Callable[[str], tuple[str, Optional[str]]]
 def row_splitter(options: dict[str, Any]) -> Row:
     """A function giving ``(visible, reasoning)`` of one text, equal to ``split_think``.
 
-    ``split_think`` checks its options on every call and then builds a scanner, which checks
-    them again; here they are checked once, and with the default options (or only
-    ``start_in_reasoning="auto"``) each row's scanner is built without any (about 2x faster
-    per 1 KB row than calling ``split_think``).  Each row gets a scanner of its own (the one
-    ``split_think`` builds) and reads the two scanner properties ``split_think`` reads
-    (``had_block``, #t9, and ``orphan_at``, #t10).  The rare row whose first tag is an orphan
-    closer under ``start_in_reasoning="auto"``, and any option set with a ``preset``, go
-    through ``split_think`` itself.
+    ``split_think`` checks its options on every call; here they are checked once (with
+    ``split_think``'s own messages) and every row gets a scanner of its own made from the
+    checked options (:func:`thinkparse._think.text_splitter`).
 
     Raises:
-        ValueError: an invalid option, named in the message.
+        TypeError, ValueError: an invalid option, named in the message.
     """
-    split_think("", **options)  # the options are valid from here on
-
-    def slow(text: str) -> tuple[str, Optional[str]]:
-        s = split_think(text, **options)
-        return s.visible, s.reasoning
-
-    if options.get("preset") is not None:
-        return slow
-    auto = options.get("start_in_reasoning") == "auto"
-    # "auto" scans in the default mode first (#t10); passing no option at all is the cheapest.
-    scan_options = options
-    if auto:
-        scan_options = {k: v for k, v in options.items() if k != "start_in_reasoning"}
-
-    def fast(text: str) -> tuple[str, Optional[str]]:
-        scanner = ThinkScanner(**scan_options)
-        v1, r1 = scanner.feed(text)
-        v2, r2 = scanner.close()
-        if auto and scanner.orphan_at is not None:
-            return slow(text)
-        return v1 + v2, (r1 + r2 if scanner.had_block else None)
-
-    return fast
+    split_think("", **options)  # the options are valid from here on, with split_think's errors
+    return text_splitter(**options)
 
 
 def split_think_many(

@@ -17,7 +17,7 @@ explicitly, even with the default's value, replaces the preset's (docs/behaviour
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from typing import Optional
 
 from ._presets import PresetName
@@ -89,16 +89,53 @@ def split_think(
     if cfg.start_in_reasoning != "auto":
         visible, reasoning, _ = _scan(text, cfg)
         return _split(visible, reasoning)
-    # "auto" scans in the default mode: the same options with start_in_reasoning=False.
     cfg = resolve_options(
         tags, delimiters, False, code_aware, max_tentative, preset, allow_auto=False
     )
+    return _split(*_split_auto(text, cfg))
+
+
+def text_splitter(
+    *,
+    tags: TagsOption = DEFAULT_TAGS_OPT,
+    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
+    start_in_reasoning: StartAutoOption = DEFAULT_START_OPT,
+    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
+    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    preset: Optional[PresetName] = None,
+) -> Callable[[str], tuple[str, Optional[str]]]:
+    """A function giving ``(visible, reasoning)`` of ``split_think(text, **options)`` for many
+    texts: the options are checked once, here, and each text gets a scanner of its own made from
+    them (the column functions, docs/behaviour.md#c4).
+
+    Raises:
+        TypeError, ValueError: as :func:`split_think` for a bad option.
+    """
+    cfg = resolve_options(
+        tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto=True
+    )
+    if cfg.start_in_reasoning != "auto":
+
+        def split(text: str) -> tuple[str, Optional[str]]:
+            visible, reasoning, _ = _scan(text, cfg)
+            return visible, reasoning
+
+        return split
+    cfg = resolve_options(
+        tags, delimiters, False, code_aware, max_tentative, preset, allow_auto=False
+    )
+    return lambda text: _split_auto(text, cfg)
+
+
+def _split_auto(text: str, cfg: Config) -> tuple[str, Optional[str]]:
+    """``start_in_reasoning="auto"`` (T10): ``cfg`` holds the other options with
+    ``start_in_reasoning=False``, the default mode the text is scanned in first."""
     visible, reasoning, orphan_at = _scan(text, cfg)
     if orphan_at is None:
-        return _split(visible, reasoning)
+        return visible, reasoning
     first = text[:orphan_at].strip()
     rest_visible, rest_reasoning, _ = _scan(text[orphan_at:], cfg)
-    return _split(rest_visible, SEPARATOR.join(p for p in (first, rest_reasoning) if p))
+    return rest_visible, SEPARATOR.join(p for p in (first, rest_reasoning) if p)
 
 
 def _split(visible: str, reasoning: Optional[str]) -> Split:
