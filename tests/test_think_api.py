@@ -566,3 +566,43 @@ def test_parity_docstrings(compiled_cls: Any) -> None:
         c_obj = compiled_cls if name is None else getattr(compiled_cls, name)
         assert _doc(py_obj), name
         assert _doc(c_obj) == _doc(py_obj), name
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"preset": "deepseek-r1"}, {"tags": ["think", "reason"], "code_aware": False},
+     {"delimiters": [("[THINK]", "[/THINK]")], "max_tentative": 5}],
+)
+def test_scanner_for_equals_the_constructor(scanner_cls: Any, options: dict[str, Any]) -> None:
+    # S5: the scanner the one-shot functions make from resolved options is the one the
+    # constructor makes from the same options, in both implementations.
+    import sys
+
+    from thinkparse._spec import (
+        DEFAULT_CODE_AWARE_OPT,
+        DEFAULT_DELIMITERS_OPT,
+        DEFAULT_MAX_TENTATIVE_OPT,
+        DEFAULT_START_OPT,
+        DEFAULT_TAGS_OPT,
+        resolve_options,
+    )
+
+    scanner_for = sys.modules[scanner_cls.__module__].scanner_for
+    cfg = resolve_options(
+        options.get("tags", DEFAULT_TAGS_OPT),
+        options.get("delimiters", DEFAULT_DELIMITERS_OPT),
+        options.get("start_in_reasoning", DEFAULT_START_OPT),
+        options.get("code_aware", DEFAULT_CODE_AWARE_OPT),
+        options.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
+        options.get("preset"),
+        allow_auto=False,
+    )
+    text = "plan</think>a <reason>b</reason> `<think>c</think>` [THINK]d[/THINK] <think>e"
+    made, built = scanner_for(cfg), scanner_cls(**options)
+    assert type(made) is type(built)
+    for piece in (text[:9], text[9:40], text[40:]):
+        assert made.feed(piece) == built.feed(piece)
+        assert (made.in_reasoning, made.had_block, made.orphan_at) == (
+            built.in_reasoning, built.had_block, built.orphan_at,
+        )
+    assert made.close() == built.close()
