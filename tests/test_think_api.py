@@ -578,25 +578,10 @@ def test_scanner_for_equals_the_constructor(scanner_cls: Any, options: dict[str,
     # constructor makes from the same options, in both implementations.
     import sys
 
-    from thinkparse._spec import (
-        DEFAULT_CODE_AWARE_OPT,
-        DEFAULT_DELIMITERS_OPT,
-        DEFAULT_MAX_TENTATIVE_OPT,
-        DEFAULT_START_OPT,
-        DEFAULT_TAGS_OPT,
-        resolve_options,
-    )
+    from thinkparse._spec import options_config
 
     scanner_for = sys.modules[scanner_cls.__module__].scanner_for
-    cfg = resolve_options(
-        options.get("tags", DEFAULT_TAGS_OPT),
-        options.get("delimiters", DEFAULT_DELIMITERS_OPT),
-        options.get("start_in_reasoning", DEFAULT_START_OPT),
-        options.get("code_aware", DEFAULT_CODE_AWARE_OPT),
-        options.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
-        options.get("preset"),
-        allow_auto=False,
-    )
+    cfg = options_config(options, allow_auto=False)
     text = "plan</think>a <reason>b</reason> `<think>c</think>` [THINK]d[/THINK] <think>e"
     made, built = scanner_for(cfg), scanner_cls(**options)
     assert type(made) is type(built)

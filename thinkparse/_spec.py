@@ -24,7 +24,7 @@ Decisions where the rules are silent:
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal, NamedTuple, Optional, Union
 
 from ._presets import PRESETS
@@ -251,6 +251,23 @@ def resolve_options(
     cfg = _resolve(*args)
     _remember(key, cfg)
     return cfg
+
+
+def options_config(options: Mapping[str, Any], *, allow_auto: bool) -> Config:
+    """:func:`resolve_options` of a mapping of scanner options (absent ones are the defaults).
+
+    Raises:
+        ValueError, TypeError: as :func:`resolve_options`.
+    """
+    return resolve_options(
+        options.get("tags", DEFAULT_TAGS_OPT),
+        options.get("delimiters", DEFAULT_DELIMITERS_OPT),
+        options.get("start_in_reasoning", DEFAULT_START_OPT),
+        options.get("code_aware", DEFAULT_CODE_AWARE_OPT),
+        options.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
+        options.get("preset"),
+        allow_auto=allow_auto,
+    )
 
 
 def _remember(key: Any, cfg: Config) -> None:
