@@ -132,53 +132,27 @@ def test_jobs_batches_of_a_file_keep_long_lines_whole(tmp_path: Path, final_newl
     )
 
 
-@pytest.mark.parametrize("spool", [True, False])
-def test_jobs_outputs_come_back_through_spool_files_or_the_pipe(
-    inputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spool: bool
+@pytest.mark.parametrize("slot_size", [4 << 20, 100])
+def test_jobs_outputs_come_back_through_the_ring_or_the_pipe(
+    inputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slot_size: int
 ) -> None:
-    # C6: large batch outputs come back through a private spool directory (removed at the end);
-    # without one, through the result pipe; the output is the same either way.
-    from thinkparse.cli import _jobs, main
+    # C6: batch outputs come back through the shared ring when they fit its slots, through the
+    # result pipe otherwise; the output is the same either way.
+    from thinkparse.cli import _jobs, _worker, main
 
-    made: list[str] = []
-    real = _jobs._spool_dir
+    sizes: list[int] = []
 
-    def spool_dir() -> Any:
-        path = real() if spool else None
-        made.append(str(path))
-        return path
+    class Ring(_worker.Ring):
+        def __init__(self, slots: int, size: int) -> None:
+            super().__init__(slots, slot_size)
+            sizes.append(slots)
 
-    monkeypatch.setattr(_jobs, "_spool_dir", spool_dir)
+    monkeypatch.setattr(_jobs, "Ring", Ring)
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     assert main(["-o", str(one), str(inputs / "big.jsonl")]) == 1
     assert main(["--jobs", "2", "-o", str(two), str(inputs / "big.jsonl")]) == 1
     assert two.read_bytes() == one.read_bytes()
-    assert len(made) == 1
-    assert (made[0] == "None") is not spool
-    assert not Path(made[0]).exists()
-
-
-def test_stdout_write_file_copies_to_descriptors_and_other_streams(tmp_path: Path) -> None:
-    import io
-
-    from thinkparse.cli._common import Stdout
-
-    src = tmp_path / "src"
-    src.write_bytes(b"x" * 3_000_000 + b"end")
-    target = tmp_path / "out"
-    with open(target, "wb") as f:  # a descriptor: copied by the kernel
-        out = Stdout(f)
-        out.write("head ")
-        out.write_file(str(src))
-        out.write(" tail")
-        out.flush()
-    assert target.read_bytes() == b"head " + src.read_bytes() + b" tail"
-    buffer = io.BytesIO()  # no descriptor: read and written
-    out = Stdout(buffer)
-    out.write("head ")
-    out.write_file(str(src))
-    out.flush()
-    assert buffer.getvalue() == b"head " + src.read_bytes()
+    assert sizes == [5]
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -18,12 +18,11 @@ unless it already starts with an input's location.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 import sys
 import traceback
-from typing import IO, Any, BinaryIO, Callable, Optional
+from typing import IO, Any, BinaryIO, Callable, Optional, Union
 
 __all__ = [
     "EXIT_INPUT",
@@ -136,28 +135,10 @@ class Stdout:
         if self.size >= _FLUSH_BYTES:
             self.flush(sync=False)
 
-    def write_bytes(self, data: bytes) -> None:
+    def write_bytes(self, data: Union[bytes, memoryview]) -> None:
         """Write ``data`` after what is queued."""
         self.flush(sync=False)
         self._write(data)
-
-    def write_file(self, path: str) -> None:
-        """Write the contents of the file at ``path`` after what is queued.
-
-        The kernel copies it (``os.sendfile``) when the output is a file descriptor that
-        accepts it; otherwise it is read and written in 1 MiB pieces.
-        """
-        self.flush()
-        with open(path, "rb") as src:
-            size = os.fstat(src.fileno()).st_size
-            sent = _send_file(self.stream, src.fileno(), size)
-            if sent < size:
-                src.seek(sent)
-                while True:
-                    chunk = src.read(1 << 20)
-                    if not chunk:
-                        break
-                    self._write(chunk)
 
     def flush(self, sync: bool = True) -> None:
         """Write what is queued; with ``sync`` flush the stream too."""
@@ -174,7 +155,7 @@ class Stdout:
             except OSError as exc:
                 raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: Union[bytes, memoryview]) -> None:
         try:
             view = memoryview(data)
             # BufferedWriter.write can return a short count and drop the error (EPIPE after a
@@ -185,29 +166,6 @@ class Stdout:
             raise
         except OSError as exc:
             raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
-
-
-def _send_file(stream: IO[bytes], src: int, size: int) -> int:
-    """Copy up to ``size`` bytes of ``src`` to ``stream``'s descriptor in the kernel; return how
-    many were copied (0 when the stream has no descriptor or the kernel cannot do it)."""
-    try:
-        out = stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return 0
-    sent = 0
-    try:
-        while sent < size:
-            n = os.sendfile(out, src, sent, size - sent)
-            if n == 0:
-                break
-            sent += n
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        if sent == 0 and exc.errno in (errno.EINVAL, errno.ENOSYS, errno.EBADF, errno.ENOTSUP):
-            return 0  # not a descriptor sendfile can write to: the caller copies
-        raise OutputError(f"cannot write the output: {exc.strerror or exc}") from None
-    return sent
 
 
 def guarded(run: Callable[[], int], flush: Optional[Callable[[], None]] = None) -> int:

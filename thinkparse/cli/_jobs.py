@@ -23,12 +23,10 @@ from __future__ import annotations
 
 import argparse
 import collections
-import contextlib
 import multiprocessing
 import os
-import shutil
 import stat
-import tempfile
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import IO, Any, Optional, cast
 
@@ -36,7 +34,7 @@ from ._common import InputError
 from ._inputs import json_object_line, open_input
 from ._options import Settings
 from ._output import Context
-from ._worker import Result, batch, batch_span, init, whole_file
+from ._worker import Result, Ring, batch, batch_span, init, whole_file
 
 #: Bytes per batch of JSON Lines.
 _BATCH = 1 << 20
@@ -48,41 +46,50 @@ class Jobs:
     def __init__(self, ctx: Context, count: int) -> None:
         self.ctx = ctx
         self.count = count
+        #: At most this many tasks are pending; each has its own ring slot.
+        self.depth = 2 * count
+        self.ring: Optional[Ring] = None
         try:
             mp: Any = multiprocessing.get_context("fork")
-        except ValueError:  # pragma: no cover - platforms without fork
+            # Forked workers share the mapping; a ring slot holds any usual batch's output.
+            self.ring = Ring(self.depth + 1, 4 * _BATCH)
+        except ValueError:  # pragma: no cover - platforms without fork: outputs are pickled
             mp = multiprocessing.get_context()
         args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
-        self.spool = _spool_dir()
         self.pool = ProcessPoolExecutor(
-            count, mp_context=mp, initializer=init, initargs=(args, self.spool)
+            count, mp_context=mp, initializer=init, initargs=(args, self.ring)
         )
-        self.pending: collections.deque[Future[Result]] = collections.deque()
+        self.pending: collections.deque[tuple[Future[Result], int]] = collections.deque()
+        self.tasks = 0
         #: Lines of the current JSON Lines input written so far (numbers its messages).
         self.lines = 0
 
     def close(self, cancel: bool = False) -> None:
         self.pool.shutdown(wait=not cancel, cancel_futures=cancel)
-        if self.spool is not None:
-            shutil.rmtree(self.spool, ignore_errors=True)
+        if self.ring is not None and not cancel:
+            self.ring.memory.close()
 
-    def _write(self, result: Result) -> None:
+    def _submit(self, fn: Callable[..., Result], *args: Any) -> None:
+        """Queue a batch task (its ring slot first), then write what is due."""
+        slot = self.tasks % (self.depth + 1) if self.ring is not None else -1
+        self.tasks += 1
+        self.pending.append((self.pool.submit(fn, slot, *args), slot))
+        self.drain(self.depth)
+
+    def _write(self, result: Result, slot: int) -> None:
         out, events, status, header, lines = result
         ctx = self.ctx
-        if isinstance(out, str):  # a JSON Lines batch's output (no file header)
-            try:
-                ctx.stdout.write_file(out)
-            finally:
-                with contextlib.suppress(OSError):
-                    os.unlink(out)
-            out = b""
+        if isinstance(out, int):  # a JSON Lines batch's output, left in its ring slot
+            if out and self.ring is not None:
+                with self.ring.view(slot, out) as view:
+                    ctx.stdout.write_bytes(view)
         else:
             if header and ctx.headers and out.startswith(b"==> "):
                 out = b"\n" + out
             if header:
                 ctx.headers += 1
-        if out:
-            ctx.stdout.write_bytes(out)
+            if out:
+                ctx.stdout.write_bytes(out)
         base = self.lines if lines is not None else 0
         if events:
             ctx.stdout.flush()
@@ -102,11 +109,12 @@ class Jobs:
     def drain(self, keep: int = 0) -> None:
         """Write finished results in order until at most ``keep`` are pending."""
         while len(self.pending) > keep:
-            self._write(self.pending.popleft().result())
+            future, slot = self.pending.popleft()
+            self._write(future.result(), slot)
 
     def submit_file(self, name: str) -> None:
-        self.pending.append(self.pool.submit(whole_file, name))
-        self.drain(2 * self.count)
+        self.pending.append((self.pool.submit(whole_file, name), -1))
+        self.drain(self.depth)
 
     def jsonl_file(self, stream: IO[bytes], path: str, shown: str) -> None:
         """One JSON Lines regular file: the workers read their own spans of it."""
@@ -115,10 +123,7 @@ class Jobs:
         path = os.path.abspath(path)
         size = os.fstat(stream.fileno()).st_size
         for start in range(0, size, _BATCH):
-            self.pending.append(
-                self.pool.submit(batch_span, path, shown, start, min(start + _BATCH, size))
-            )
-            self.drain(2 * self.count)
+            self._submit(batch_span, path, shown, start, min(start + _BATCH, size))
         self.drain()
 
     def jsonl(self, stream: IO[bytes], head: bytes, shown: str) -> None:
@@ -140,23 +145,11 @@ class Jobs:
                 break
             else:
                 rest = b""
-            self.pending.append(self.pool.submit(batch, shown, offset == 0, offset, data))
+            self._submit(batch, shown, offset == 0, offset, data)
             offset += len(data) + 1
-            self.drain(2 * self.count)
             if not block:
                 break
         self.drain()
-
-
-def _spool_dir() -> Optional[str]:
-    """A private directory for batch outputs, in memory (``/dev/shm``) when the system has it;
-    ``None`` (outputs through the result pipe) when none can be made."""
-    shm = "/dev/shm"
-    base = shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
-    try:
-        return tempfile.mkdtemp(prefix="thinkparse-jobs-", dir=base)
-    except OSError:
-        return None
 
 
 def run_jobs(ctx: Context, files: list[str], count: int) -> None:

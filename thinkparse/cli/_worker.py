@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import mmap
 import os
 import signal
 from collections.abc import Iterator
@@ -52,54 +53,70 @@ class _Recorder(Console):
 #: Something for standard error: ``(is reasoning, text)``, or a record's message
 #: ``(line number within the batch, file name, message)``.
 Event = Union[tuple[bool, str], tuple[int, str, str]]
-#: A batch result: the output bytes (or the path of the spool file holding them), the events in
-#: order, the exit status, whether a file header was written, and the batch's number of lines
-#: (``None`` for a whole file, whose messages carry their own line numbers).
-Result = tuple[Union[bytes, str], list[Event], int, bool, Optional[int]]
+#: A task's result: its output (bytes, or how many bytes it left in its slot of the shared ring),
+#: the events in order, the exit status, whether a file header was written, and the batch's
+#: number of lines (``None`` for a whole file, whose messages carry their own line numbers).
+Result = tuple[Union[bytes, int], list[Event], int, bool, Optional[int]]
 
-#: Outputs at least this large go back through a spool file rather than the result pipe.
-_SPOOL_MIN = 1 << 16
 #: How far a worker reads at a time looking for a line end.
 _PROBE = 1 << 16
 
 
+class Ring:
+    """Shared memory the workers leave batch outputs in: ``slots`` slots of ``size`` bytes,
+    mapped before the workers are forked, so an output reaches the parent without pickling or a
+    pipe (the parent writes it from the mapping).  Task ``i`` uses slot ``i % slots``; the parent
+    keeps fewer than ``slots`` tasks pending, so a slot is reused only after it was written out.
+    """
+
+    def __init__(self, slots: int, size: int) -> None:
+        self.slots = slots
+        self.size = size
+        self.memory = mmap.mmap(-1, slots * size)
+
+    def view(self, slot: int, length: int) -> memoryview:
+        """The first ``length`` bytes of ``slot``."""
+        start = slot * self.size
+        return memoryview(self.memory)[start : start + length]
+
+
 class _Worker:
-    def __init__(self, args: argparse.Namespace, spool: Optional[str]) -> None:
+    def __init__(self, args: argparse.Namespace, ring: Optional[Ring]) -> None:
         self.sink = io.BytesIO()
         self.ctx = Context(Settings(args), sink=self.sink)
         self.recorder = _Recorder(self.ctx)
         self.ctx.console = self.recorder
-        self.spool = spool
-        self.spooled = 0
+        self.ring = ring
+        self.slot = -1
 
-    def reset(self, base: int = 0) -> None:
+    def reset(self, base: int = 0, slot: int = -1) -> None:
         self.sink.seek(0)
         self.sink.truncate()
         self.recorder.events = []
         self.recorder.base = base
         self.ctx.status = 0
         self.ctx.headers = 0
+        self.slot = slot
 
     def result(self, lines: Optional[int]) -> Result:
-        """This task's result; a JSON Lines batch's large output is spooled."""
+        """This task's result; its output goes to its ring slot when it has one and fits."""
         self.ctx.stdout.flush()
-        out: Union[bytes, str]
-        if lines is not None and self.spool is not None and self.sink.tell() >= _SPOOL_MIN:
-            # Written once here and copied by the kernel in the parent: the output does not
-            # pass through pickling and the result pipe (several copies on each side).
-            self.spooled += 1
-            out = os.path.join(self.spool, f"{os.getpid()}-{self.spooled}")
-            with open(out, "xb") as f:
-                f.write(self.sink.getbuffer())
+        out: Union[bytes, int]
+        ring = self.ring
+        length = self.sink.tell()
+        if ring is not None and self.slot >= 0 and length <= ring.size:
+            with ring.view(self.slot, length) as target:
+                target[:] = self.sink.getbuffer()
+            out = length
         else:
             out = self.sink.getvalue()
         return out, self.recorder.events, self.ctx.status, self.ctx.headers > 0, lines
 
 
-def init(args: argparse.Namespace, spool: Optional[str]) -> None:
+def init(args: argparse.Namespace, ring: Optional[Ring]) -> None:
     global _worker
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = _Worker(args, spool)
+    _worker = _Worker(args, ring)
 
 
 def _the_worker() -> _Worker:
@@ -109,13 +126,13 @@ def _the_worker() -> _Worker:
     return worker
 
 
-def batch(shown: str, first: bool, offset: int, data: bytes) -> Result:
+def batch(slot: int, shown: str, first: bool, offset: int, data: bytes) -> Result:
     """The records of ``data``: whole lines (the last without its line end) starting at byte
     ``offset`` of the input; ``first`` when they start the input."""
-    return _records(shown, first, offset, data.split(b"\n"))
+    return _records(slot, shown, first, offset, data.split(b"\n"))
 
 
-def batch_span(path: str, shown: str, start: int, end: int) -> Result:
+def batch_span(slot: int, path: str, shown: str, start: int, end: int) -> Result:
     """The records of the lines of the file at ``path`` that start in bytes ``[start, end)``.
 
     A line starts at byte 0 and after every line end.  The worker finds its first line start
@@ -129,7 +146,7 @@ def batch_span(path: str, shown: str, start: int, end: int) -> Result:
             found = _line_end(fd, start, end)
             first = end if found < 0 else found + 1
         if first >= end:
-            return _records(shown, False, first, [])
+            return _records(slot, shown, False, first, [])
         data = os.pread(fd, end - first, first)
         if len(data) == end - first and not data.endswith(b"\n"):
             pieces = [data]
@@ -146,7 +163,7 @@ def batch_span(path: str, shown: str, start: int, end: int) -> Result:
                 at += len(chunk)
             data = b"".join(pieces)
     body = data[:-1] if data.endswith(b"\n") else data
-    return _records(shown, first == 0, first, body.split(b"\n") if data else [])
+    return _records(slot, shown, first == 0, first, body.split(b"\n") if data else [])
 
 
 def _line_end(fd: int, start: int, end: int) -> int:
@@ -163,12 +180,12 @@ def _line_end(fd: int, start: int, end: int) -> int:
     return -1
 
 
-def _records(shown: str, first: bool, offset: int, lines: list[bytes]) -> Result:
+def _records(slot: int, shown: str, first: bool, offset: int, lines: list[bytes]) -> Result:
     # Line numbers count from the batch: 1 for the input's first line (which may hold a byte
     # order mark), from 2 otherwise; messages are kept relative and numbered by the parent.
     base = 0 if first else 1
     worker = _the_worker()
-    worker.reset(base)
+    worker.reset(base, slot)
     run_jsonl(worker.ctx, _numbered(lines, base, offset), shown, None)
     return worker.result(len(lines))
 
