@@ -162,8 +162,10 @@ def batch_span(slot: int, path: str, shown: str, start: int, end: int) -> Result
                 pieces.append(chunk)
                 at += len(chunk)
             data = b"".join(pieces)
-    body = data[:-1] if data.endswith(b"\n") else data
-    return _records(slot, shown, first == 0, first, body.split(b"\n") if data else [])
+    lines = data.split(b"\n") if data else []
+    if lines and not lines[-1]:
+        lines.pop()  # the last line's end, not a line
+    return _records(slot, shown, first == 0, first, lines)
 
 
 def _line_end(fd: int, start: int, end: int) -> int:
