@@ -96,6 +96,8 @@ _CONCAT_DETAIL = ("text", "summary", "data")
 _DELTA_KEYS = frozenset({"delta", "message", "text"})
 _STR_FIELDS = frozenset({"content", "refusal", "reasoning_content", "reasoning"})
 _LAST = ("usage", "x_groq")
+#: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
+_SCALARS = frozenset({str, int, float, bool})
 
 
 class Chat(AccumulatorBase):
@@ -115,16 +117,19 @@ class Chat(AccumulatorBase):
         self.other: dict[str, Any] = {}
         self.nkeys = -1  # the number of top-level keys of the last event
 
+    def top(self, ev: Mapping[str, Any]) -> None:
+        """Read a chunk's top-level keys (the first value wins for id, model..., the last for
+        usage); chunks of one shape repeat them, so callers skip this while ``len(ev)`` stays
+        ``nkeys`` and the chunk has no ``usage``."""
+        self.nkeys = len(ev)
+        base = self.base
+        for k, v in ev.items():
+            if v is not None and k != "choices" and (k not in base or k in _LAST):
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
+
     def event(self, ev: Mapping[str, Any]) -> None:
-        n = len(ev)
-        if n != self.nkeys or "usage" in ev:
-            # a chunk of another shape: read its top-level keys (the first value wins for
-            # id, model..., the last for usage); chunks of one shape repeat them
-            self.nkeys = n
-            base = self.base
-            for k, v in ev.items():
-                if v is not None and k != "choices" and (k not in base or k in _LAST):
-                    base[k] = jsonify(v)
+        if len(ev) != self.nkeys or "usage" in ev:
+            self.top(ev)
         choices = ev.get("choices")
         if type(choices) is list and len(choices) == 1:  # the usual chunk
             c = choices[0]

@@ -230,6 +230,38 @@ class Collector:
             return _new_delta(Delta, (dv, dr))
         return _EMPTY
 
+    def reasoning_delta(self, key: Any, text: str, fmt: str) -> Delta:
+        """``reasoning(key, text, fmt)`` then ``take()``, for a stream event holding one piece.
+
+        The short path of a stream's usual event (docs/behaviour.md#p9's cost goal): a piece
+        continuing a started segment is released as it is, with no call per part.  Only valid
+        right after a ``take()`` (nothing released since), which ``feed`` guarantees.
+        """
+        if key == self._seg_key and self._seg_started and text:
+            self._rea.append(text)  # type: ignore[union-attr]
+            return _new_delta(Delta, ("", text))
+        self.reasoning(key, text, fmt)
+        return self.take()
+
+    def visible_delta(self, text: str) -> Delta:
+        """``visible(text)`` then ``take()``, for a stream event holding one piece of answer
+        text; valid right after a ``take()`` (see :meth:`reasoning_delta`)."""
+        router = self._router
+        if router is None or not text:
+            self.visible(text)
+            return self.take()
+        v, r = router.feed(text, self._dedicated, self._released)
+        if r:
+            self._released = True
+            self._rea.append(r)  # type: ignore[union-attr]
+            if v:
+                self._vis.append(v)  # type: ignore[union-attr]
+            return _new_delta(Delta, (v, r))
+        if v:
+            self._vis.append(v)  # type: ignore[union-attr]
+            return _new_delta(Delta, (v, ""))
+        return _EMPTY
+
     def flush(self) -> None:
         """End of the message: release what the inline scanners hold."""
         router = self._router

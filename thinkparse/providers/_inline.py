@@ -63,8 +63,11 @@ class InlineRouter:
         mode = self.mode
         if mode == PASS:
             return text, ""
-        if mode == THINK:
-            return self._think(text, released)
+        if mode == THINK:  # the usual case, without a call to _think
+            v, r = self._scanner.feed(text)
+            if r:
+                r = self._scan_reasoning(r, released)
+            return v, r
         if mode == HARMONY_MODE:
             return self._harmony_feed(text, released)
         return self._decide(text, False, dedicated, released)

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
+from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -94,7 +95,6 @@ class StreamNormalizer:
         "_given",
         "_out",
         "_result",
-        "_take",
     )
 
     def __init__(
@@ -109,24 +109,38 @@ class StreamNormalizer:
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
     ) -> None:
-        given = think_options(
-            tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-            allow_auto=False,
-        )
-        self._given = given
-        self._choice = check_choice(choice)
-        out = self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
-        out.options = given
-        self._take = out.take
-        self._family = check_provider(provider) if provider is not None else None
+        if (
+            tags is DEFAULT_TAGS_OPT
+            and delimiters is DEFAULT_DELIMITERS_OPT
+            and start_in_reasoning is DEFAULT_START_OPT
+            and code_aware is DEFAULT_CODE_AWARE_OPT
+            and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
+            and preset is None
+        ):
+            # The defaults (the usual call): nothing to check, the default scanner.
+            self._given = None
+            self._out = Collector(False, ThinkScanner, False)
+        else:
+            given = self._given = think_options(
+                tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
+                allow_auto=False,
+            )
+            out = self._out = Collector(
+                False, scanner_factory(given), starts_in_reasoning(given)
+            )
+            out.options = given
+        self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
         self._feed_acc: Any = None
-        if self._family is not None:
-            check_family_choice(self._family, self._choice)
-            self._start(self._family)
         self._closed = False
         self._result: Optional[Extraction] = None
+        if provider is None:
+            self._family: Optional[str] = None
+        else:
+            family = self._family = check_provider(provider)
+            check_family_choice(family, self._choice)
+            self._start(family)
 
     def _start(self, family: str) -> None:
         decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
@@ -162,7 +176,8 @@ class StreamNormalizer:
             family = event_family(ev)
             if family is None:
                 return _EMPTY
-            check_family_choice(family, self._choice)
+            if self._choice:
+                check_family_choice(family, self._choice)
             self._family = family
             self._start(family)
             decoder = self._decoder
@@ -172,9 +187,12 @@ class StreamNormalizer:
                                     or "modelVersion" in ev):
             self._model_preset(ev)
         try:
-            decoder.event(ev)
-        finally:
-            d = self._take()
+            d = decoder.event(ev)
+        except BaseException:
+            self._out.take()  # what the event released before it failed still counts
+            raise
+        if d is None:
+            d = self._out.take()
         acc = self._feed_acc
         if acc is not None:
             acc.event(ev)

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import (
     Figures,
     Where,
@@ -131,12 +132,17 @@ class Decoder:
         i_, o, tt, r = usage_figures(u, (where, "usage") if where else "usage")
         self.out.usage(i_, o, tt, r)
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event; then the accumulator's, when this decoder feeds it."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's, when this decoder feeds it.
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when a text or thinking delta's short path
+            built it, else ``None`` (the caller takes it from the collector).
+        """
         acc = self.acc
         if acc is None:
             self._event(ev)
-            return
+            return None
         if ev.get("type") == "content_block_delta":
             d = ev.get("delta")
             if type(d) is dict:
@@ -145,25 +151,27 @@ class Decoder:
                 v = d.get(key) if key else None
                 idx = ev.get("index")
                 if type(v) is str and (idx is None or type(idx) is int):
-                    if v:
+                    out = None
+                    if v:  # the delta straight from the collector (no take() call)
                         if key == "text":
-                            self.out.visible(v)
+                            out = self.out.visible_delta(v)
                         else:
                             b = self._blocks.get(idx)
                             if b is None:
                                 b = self._blocks[idx] = ["thinking", True, []]
                             else:
                                 b[1] = True
-                            self.out.reasoning(("b", idx), v, BLOCKS)
+                            out = self.out.reasoning_delta(("b", idx), v, BLOCKS)
                     pk = (idx, key)  # as the accumulator's event() would
                     pieces = acc.pieces.get(pk)
                     if pieces is None:
                         acc.pieces[pk] = [v]
                     else:
                         pieces.append(v)
-                    return
+                    return out
         self._event(ev)
         acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")

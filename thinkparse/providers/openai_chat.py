@@ -53,6 +53,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from .._errors import ResponseShapeError
+from .._types import Delta
 from ._access import (
     Where,
     item_map,
@@ -201,17 +202,22 @@ class Decoder:
         figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
         return (visible, segs, fmt, redacted, sigs, figures, reason)
 
-    def event(self, ev: Mapping[str, Any]) -> None:
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the
-        accumulator's, when this decoder feeds it."""
+        accumulator's, when this decoder feeds it.
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the usual chunk's short path built it,
+            else ``None`` (the caller takes it from the collector).
+        """
         acc = self.acc
         if acc is None:
             self._event(ev)
-            return
+            return None
         choices = ev.get("choices")
-        # The usual chunk, read once: one choice holding only index and a one-field text delta,
-        # top-level keys as in the previous chunk (the accumulator's own short path).
-        if type(choices) is list and len(choices) == 1 and len(ev) == acc.nkeys:
+        # The usual chunk, read once: one choice holding only index and a one-field text delta
+        # (the accumulator's own short path); top-level keys are read when their number changes.
+        if type(choices) is list and len(choices) == 1:
             c = choices[0]
             if (
                 type(c) is dict
@@ -228,20 +234,24 @@ class Decoder:
                         or k == "reasoning"
                         or (k == "content" and acc.chunks is None)
                     ):
-                        if v:
+                        if len(ev) != acc.nkeys:
+                            acc.top(ev)
+                        d = None
+                        if v:  # the delta straight from the collector (no take() call)
                             if k == "content":
                                 self._after_text = True
-                                self.out.visible(v)
+                                d = self.out.visible_delta(v)
                             else:
-                                self.out.reasoning("f", v, FIELD)
+                                d = self.out.reasoning_delta("f", v, FIELD)
                         pieces = acc.fields.get(k)  # as the accumulator's event() would
                         if pieces is None:
                             acc.fields[k] = [v]
                         else:
                             pieces.append(v)
-                        return
+                        return d
         self._event(ev)
         acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         choices = ev.get("choices")
