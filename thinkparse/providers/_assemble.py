@@ -17,7 +17,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .._spec import SEPARATOR
+from .._scanner import ThinkScanner
+from .._spec import (
+    DEFAULT_CODE_AWARE_OPT,
+    DEFAULT_DELIMITERS_OPT,
+    DEFAULT_MAX_TENTATIVE_OPT,
+    DEFAULT_TAGS_OPT,
+    SEPARATOR,
+    resolve_options,
+)
 from .._think import split_think
 from .._types import Extraction, Usage
 from .harmony import looks_like_harmony, split_harmony
@@ -132,20 +140,68 @@ def split_inline(
     """
     if looks_like_harmony(text):
         s = split_harmony(text)
+        visible, reasoning = s.visible, s.reasoning
         fmt = HARMONY
     elif think is not None or "<" in text:
-        s = (
-            split_think(text, start_in_reasoning="auto")
-            if think is None
-            else split_think(text, **think)
-        )
-        if s.reasoning is None:
+        if think is None or _default_like(think):
+            visible, reasoning = split_auto(text)
+        else:
+            s = split_think(text, **think)
+            visible, reasoning = s.visible, s.reasoning
+        if reasoning is None:
             return None
         fmt = TAGS
     else:
         return None
-    reasoning = s.reasoning.strip() if s.reasoning is not None else None
+    reasoning = reasoning.strip() if reasoning is not None else None
     if not reasoning:
-        return s.visible.strip(), None, NONE
-    return s.visible.strip(), reasoning, fmt
+        return visible.strip(), None, NONE
+    return visible.strip(), reasoning, fmt
+
+
+_DEFAULT_LIKE: dict[str, bool] = {}
+
+
+def _default_like(think: dict[str, Any]) -> bool:
+    """Whether one-shot split options are a model preset (P13) with ``"auto"`` that resolves to
+    the defaults' configuration (``qwen3``: the default ``think`` tag), so that
+    :func:`split_auto` gives the same split.  Answers are remembered per preset name."""
+    if len(think) != 2 or think.get("start_in_reasoning") != "auto":
+        return False
+    preset = think.get("preset")
+    if type(preset) is not str:
+        return False
+    known = _DEFAULT_LIKE.get(preset)
+    if known is None:
+        d = DEFAULT_TAGS_OPT, DEFAULT_DELIMITERS_OPT
+        e = DEFAULT_CODE_AWARE_OPT, DEFAULT_MAX_TENTATIVE_OPT
+        known = resolve_options(*d, "auto", *e, preset, allow_auto=True) == resolve_options(
+            *d, "auto", *e, None, allow_auto=True
+        )
+        if len(_DEFAULT_LIKE) < 256:
+            _DEFAULT_LIKE[preset] = known
+    return known
+
+
+def split_auto(text: str) -> tuple[str, Optional[str]]:
+    """``split_think(text, start_in_reasoning="auto")`` with every other option the default.
+
+    The same steps as :func:`~thinkparse.split_think` (docs/behaviour.md#t10: the text is
+    scanned in the default mode; if the first tag consumed was an orphan closer, the text
+    before it is a block of its own and the rest is scanned again), on scanners built with no
+    arguments: a scanner given options, even the defaults, checks them first, which costs more
+    than the scan of a typical answer (docs/behaviour.md#p9's cost goal).
+    """
+    sc = ThinkScanner()
+    v1, r1 = sc.feed(text)
+    v2, r2 = sc.close()
+    orphan_at = sc.orphan_at
+    if orphan_at is None:
+        return v1 + v2, (r1 + r2 if sc.had_block else None)
+    first = text[:orphan_at].strip()
+    sc = ThinkScanner()
+    v1, r1 = sc.feed(text[orphan_at:])
+    v2, r2 = sc.close()
+    rest = r1 + r2 if sc.had_block else None
+    return v1 + v2, SEPARATOR.join(p for p in (first, rest) if p)
 

@@ -311,10 +311,9 @@ def blocks_of(
 
 def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
     """The answer text of a whole response, before any inline split (P1)."""
-    from ._normalize import NO_COLLECTOR
-    from ._registry import REGISTRY
+    from ._normalize import READERS
 
-    return REGISTRY[provider].decoder(NO_COLLECTOR, choice).response(response)[0]
+    return READERS[provider](response, choice)[0]
 
 
 def message_of(

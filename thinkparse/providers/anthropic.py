@@ -59,6 +59,56 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
     )
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
+    and stop events of each block give), handed to the collector in one call."""
+    content = req_array(d, "content")
+    visible: list[str] = []
+    segments: list[str] = []
+    sigs: Optional[list[str]] = None
+    redacted = False
+    for i, block in enumerate(content):
+        if type(block) is not dict:
+            block = item_map(block, "content", i)
+        t = block.get("type")
+        if t == "text":
+            text = block.get("text")
+            if type(text) is not str:
+                text = opt_str(block, "text", ("content", i))
+            if text:
+                visible.append(text)
+        elif t == "thinking":
+            text = block.get("thinking")
+            if type(text) is not str:
+                text = opt_str(block, "thinking", ("content", i))
+            if text:
+                segments.append(text)
+            else:
+                redacted = True  # display omitted (P6)
+            sig = block.get("signature")
+            if sig:
+                if type(sig) is not str:
+                    sig = signature_text(sig, ("content", i), "signature")
+                if sig:
+                    if sigs is None:
+                        sigs = [sig]
+                    else:
+                        sigs.append(sig)
+        elif t == "redacted_thinking":
+            redacted = True
+    figures = None
+    u = d.get("usage")
+    if u is not None:
+        if type(u) is not dict:
+            u = opt_map(d, "usage", "")
+        if u is not None:
+            figures = usage_figures(u, "usage")
+    return (
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
+    )
+
+
 class Decoder:
     """Decodes a Messages API ``Message`` or its stream events."""
 
@@ -73,53 +123,8 @@ class Decoder:
         self._blocks: dict[Any, list[Any]] = {}
 
     def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
-        and stop events of each block give), handed to the collector in one call."""
-        content = req_array(d, "content")
-        visible: list[str] = []
-        segments: list[str] = []
-        sigs: Optional[list[str]] = None
-        redacted = False
-        for i, block in enumerate(content):
-            if type(block) is not dict:
-                block = item_map(block, "content", i)
-            t = block.get("type")
-            if t == "text":
-                text = block.get("text")
-                if type(text) is not str:
-                    text = opt_str(block, "text", ("content", i))
-                if text:
-                    visible.append(text)
-            elif t == "thinking":
-                text = block.get("thinking")
-                if type(text) is not str:
-                    text = opt_str(block, "thinking", ("content", i))
-                if text:
-                    segments.append(text)
-                else:
-                    redacted = True  # display omitted (P6)
-                sig = block.get("signature")
-                if sig:
-                    if type(sig) is not str:
-                        sig = signature_text(sig, ("content", i), "signature")
-                    if sig:
-                        if sigs is None:
-                            sigs = [sig]
-                        else:
-                            sigs.append(sig)
-            elif t == "redacted_thinking":
-                redacted = True
-        figures = None
-        u = d.get("usage")
-        if u is not None:
-            if type(u) is not dict:
-                u = opt_map(d, "usage", "")
-            if u is not None:
-                figures = usage_figures(u, "usage")
-        return (
-            visible[0] if len(visible) == 1 else "".join(visible),
-            segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
-        )
+        """A whole response: :func:`response`."""
+        return response(d)
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")

@@ -108,6 +108,45 @@ def _block_parts(
         sig = signature_text(sig, rwhere, "signature")
     return text, rtext, sig or None, bool(rc.get("redactedContent"))
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
+    output = opt_map(d, "output", "")
+    if output is None:
+        raise missing("", "output", "an object")
+    message = opt_map(output, "message", "output")
+    if message is None:
+        raise missing("output", "message", "an object")
+    content = message.get("content")
+    if content is None:
+        raise missing("output.message", "content", "an array")
+    if not isinstance(content, (list, tuple)):
+        raise shape_error("output.message", "content", "an array", content)
+    visible: list[str] = []
+    segments: list[str] = []
+    sigs: Optional[list[str]] = None
+    redacted = False
+    for i, block in enumerate(content):
+        if type(block) is not dict:
+            block = item_map(block, _CONTENT, i)
+        text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
+        if text:
+            visible.append(text)
+        if rtext:
+            segments.append(rtext)
+        if sig:
+            if sigs is None:
+                sigs = [sig]
+            else:
+                sigs.append(sig)
+        if red:
+            redacted = True
+    u = opt_map(d, "usage", "")
+    figures = usage_figures(u, "usage") if u is not None else None
+    return (
+        "".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")
+    )
+
+
 class Decoder:
     """Decodes a ``Converse`` response or ConverseStream events."""
 
@@ -118,42 +157,8 @@ class Decoder:
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
 
     def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
-        output = opt_map(d, "output", "")
-        if output is None:
-            raise missing("", "output", "an object")
-        message = opt_map(output, "message", "output")
-        if message is None:
-            raise missing("output", "message", "an object")
-        content = message.get("content")
-        if content is None:
-            raise missing("output.message", "content", "an array")
-        if not isinstance(content, (list, tuple)):
-            raise shape_error("output.message", "content", "an array", content)
-        visible: list[str] = []
-        segments: list[str] = []
-        sigs: Optional[list[str]] = None
-        redacted = False
-        for i, block in enumerate(content):
-            if type(block) is not dict:
-                block = item_map(block, _CONTENT, i)
-            text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
-            if text:
-                visible.append(text)
-            if rtext:
-                segments.append(rtext)
-            if sig:
-                if sigs is None:
-                    sigs = [sig]
-                else:
-                    sigs.append(sig)
-            if red:
-                redacted = True
-        u = opt_map(d, "usage", "")
-        figures = usage_figures(u, "usage") if u is not None else None
-        return (
-            "".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")
-        )
+        """A whole response: :func:`response`."""
+        return response(d)
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""

@@ -43,6 +43,20 @@ def _fields(d: Mapping[str, Any]) -> tuple[str, Optional[str]]:
     raise missing("", "message", "an object")
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: the same shape as a stream object, handed over in one call."""
+    visible, thinking = _fields(d)
+    figures = None
+    if "prompt_eval_count" in d or "eval_count" in d:
+        figures = (
+            opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
+        )
+    return (
+        visible, [thinking] if thinking else None, FIELD, False, None, figures,
+        d.get("done_reason"),
+    )
+
+
 class Decoder:
     """Decodes ``/api/chat`` and ``/api/generate`` objects, whole or streamed (NDJSON)."""
 
@@ -52,17 +66,8 @@ class Decoder:
         self.out = out
 
     def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: the same shape as a stream object, handed over in one call."""
-        visible, thinking = _fields(d)
-        figures = None
-        if "prompt_eval_count" in d or "eval_count" in d:
-            figures = (
-                opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
-            )
-        return (
-            visible, [thinking] if thinking else None, FIELD, False, None, figures,
-            d.get("done_reason"),
-        )
+        """A whole response: :func:`response`."""
+        return response(d)
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One stream object."""

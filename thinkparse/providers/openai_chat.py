@@ -156,6 +156,39 @@ def _message(
     return visible, segments, fmt, redacted, signatures
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: the chosen choice's ``message`` (or legacy ``text``), handed to
+    the collector in one call."""
+    choices = req_array(d, "choices")
+    visible = ""
+    segs: Optional[list[str]] = None
+    fmt = FIELD
+    redacted = False
+    sigs: Optional[list[str]] = None
+    reason = None
+    if choices:
+        i, c = pick(choices, choice)
+        msg = c.get("message")
+        key = "message"
+        if msg is None and "delta" in c:
+            msg = c.get("delta")
+            key = "delta"
+        if msg is not None:
+            if type(msg) is not dict:
+                msg = opt_map(c, key, ("choices", i))
+            if msg is not None:
+                visible, segs, fmt, redacted, sigs = _message(msg, ("choices", i, key))
+        else:
+            text = opt_str(c, "text", ("choices", i))
+            if text is None and "text" not in c:
+                raise missing(("choices", i), "message", "an object")
+            if text:
+                visible = text
+        reason = c.get("finish_reason")
+    figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
+    return (visible, segs, fmt, redacted, sigs, figures, reason)
+
+
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
 
@@ -171,36 +204,8 @@ class Decoder:
         self._after_text = False
 
     def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: the chosen choice's ``message`` (or legacy ``text``), handed to
-        the collector in one call."""
-        choices = req_array(d, "choices")
-        visible = ""
-        segs: Optional[list[str]] = None
-        fmt = FIELD
-        redacted = False
-        sigs: Optional[list[str]] = None
-        reason = None
-        if choices:
-            i, c = pick(choices, self._choice)
-            msg = c.get("message")
-            key = "message"
-            if msg is None and "delta" in c:
-                msg = c.get("delta")
-                key = "delta"
-            if msg is not None:
-                if type(msg) is not dict:
-                    msg = opt_map(c, key, ("choices", i))
-                if msg is not None:
-                    visible, segs, fmt, redacted, sigs = _message(msg, ("choices", i, key))
-            else:
-                text = opt_str(c, "text", ("choices", i))
-                if text is None and "text" not in c:
-                    raise missing(("choices", i), "message", "an object")
-                if text:
-                    visible = text
-            reason = c.get("finish_reason")
-        figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
-        return (visible, segs, fmt, redacted, sigs, figures, reason)
+        """A whole response: :func:`response` with this decoder's choice."""
+        return response(d, self._choice)
 
     def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the

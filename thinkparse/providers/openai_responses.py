@@ -150,6 +150,40 @@ _TEXT_EVENTS = {
 _DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed")
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Response``: every output item (the parts a stream's final event gives)."""
+    output = req_array(d, "output")
+    visible: list[str] = []
+    segments: list[str] = []
+    redacted = False
+    for i, item in enumerate(output):
+        if type(item) is not dict:
+            item = item_map(item, "output", i)
+        t = item.get("type")
+        if t == "message":
+            if item.get("phase") == "commentary":
+                continue
+            visible.extend(message_parts(item, ("output", i)))
+        elif t == "reasoning":
+            segs, red = reasoning_parts(item, ("output", i))
+            segments.extend(segs)
+            if red:
+                redacted = True
+    figures = None
+    u = d.get("usage")
+    if u is not None:
+        u = opt_map(d, "usage", "")
+        if u is not None:
+            figures = usage_figures(u, "usage")
+    reason = d.get("status")
+    details = d.get("incomplete_details")
+    if isinstance(details, Mapping) and details.get("reason"):
+        reason = details.get("reason")
+    return (
+        "".join(visible), segments, BLOCKS, redacted, None, figures, reason
+    )
+
+
 class Decoder:
     """Decodes a Responses API ``Response`` or its stream events."""
 
@@ -165,37 +199,8 @@ class Decoder:
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
 
     def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Response``: every output item (the parts a stream's final event gives)."""
-        output = req_array(d, "output")
-        visible: list[str] = []
-        segments: list[str] = []
-        redacted = False
-        for i, item in enumerate(output):
-            if type(item) is not dict:
-                item = item_map(item, "output", i)
-            t = item.get("type")
-            if t == "message":
-                if item.get("phase") == "commentary":
-                    continue
-                visible.extend(message_parts(item, ("output", i)))
-            elif t == "reasoning":
-                segs, red = reasoning_parts(item, ("output", i))
-                segments.extend(segs)
-                if red:
-                    redacted = True
-        figures = None
-        u = d.get("usage")
-        if u is not None:
-            u = opt_map(d, "usage", "")
-            if u is not None:
-                figures = usage_figures(u, "usage")
-        reason = d.get("status")
-        details = d.get("incomplete_details")
-        if isinstance(details, Mapping) and details.get("reason"):
-            reason = details.get("reason")
-        return (
-            "".join(visible), segments, BLOCKS, redacted, None, figures, reason
-        )
+        """A whole response: :func:`response`."""
+        return response(d)
 
     def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
         for i, item in enumerate(output or ()):

@@ -1,0 +1,160 @@
+"""The providers' short paths give exactly what the general paths give.
+
+Each short path exists for docs/behaviour.md#p9's cost goal; these properties pin it to the
+road it shortens: the written-out event detection (P8) to the families' ``is_event`` tests in
+order, the default-options inline split (P3, T10) to ``split_think`` with
+``start_in_reasoning="auto"``, a model preset resolving to the defaults (P13) to the defaults,
+and the stream's deltas taken straight from the collector (P9) to ``take()`` after each part.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from thinkparse import StreamNormalizer, normalize, split_think
+from thinkparse._spec import PRESETS
+from thinkparse.providers import _registry
+from thinkparse.providers._assemble import _default_like, split_auto
+from thinkparse.providers._collector import Collector
+
+# --- P8: event detection -----------------------------------------------------------------------
+EVENT_KEYS = [
+    "type", "choices", "object", "candidates", "usageMetadata", "usage_metadata",
+    "contentBlockIndex", "delta", "done", "message", "response", "messageStart",
+    "contentBlockDelta", "metadata", "other",
+]
+TYPE_VALUES = st.one_of(
+    st.sampled_from([
+        "ping", "error", "response.output_text.delta", "response.created", "message_start",
+        "content_block_delta", "message_stop", "other", "chat.completion.chunk",
+    ]),
+    st.none(),
+    st.integers(0, 2),
+)
+OBJECT_VALUES = st.sampled_from(["chat.completion.chunk", "text_completion", "response", None])
+
+
+@st.composite
+def events(draw: Any) -> dict[str, Any]:
+    keys = draw(st.lists(st.sampled_from(EVENT_KEYS), max_size=5, unique=True))
+    ev: dict[str, Any] = {}
+    for k in keys:
+        if k == "type":
+            ev[k] = draw(TYPE_VALUES)
+        elif k == "object":
+            ev[k] = draw(OBJECT_VALUES)
+        else:
+            ev[k] = {}
+    return ev
+
+
+def family_by_tests(ev: dict[str, Any]) -> Optional[str]:
+    t = ev.get("type")
+    if isinstance(t, str) and t in _registry._NEUTRAL:
+        return None
+    for f in _registry._EVENT_ORDER:
+        if f.is_event(ev):
+            return f.name
+    raise LookupError
+
+
+@settings(max_examples=400, deadline=None)
+@given(events())
+def test_event_family_is_the_first_family_whose_test_matches(ev: dict[str, Any]) -> None:
+    # P8: the written-out chain decides as the families' is_event tests tried in order
+    try:
+        expected: Optional[str] = family_by_tests(ev)
+    except LookupError:
+        with pytest.raises(ValueError, match="no provider family recognises a stream event"):
+            _registry.event_family(ev)
+        return
+    assert _registry.event_family(ev) == expected
+
+
+# --- P3 / T10 / P13: the inline split with the default options --------------------------------
+PIECES = ["<think>", "</think>", "<think", "think>", "a", " ", "\n", "```", "`", "b c", "<", "/"]
+texts = st.lists(st.sampled_from(PIECES), max_size=14).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts)
+def test_split_auto_is_split_think_auto(text: str) -> None:
+    # T10: the same steps on scanners built without arguments
+    s = split_think(text, start_in_reasoning="auto")
+    assert split_auto(text) == (s.visible, s.reasoning)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_default_like_presets_split_as_the_defaults(preset: str) -> None:
+    # P13: a preset taken for the defaults splits every text as the defaults do
+    think = {"preset": preset, "start_in_reasoning": "auto"}
+    if not _default_like(think):
+        return
+    for text in ["<think>a</think>b", "a</think>b", "x <think>y", "```\n<think>\n```", "[THINK]"]:
+        assert split_think(text, **think) == split_think(text, start_in_reasoning="auto"), text
+
+
+def test_default_like_answers() -> None:
+    # P13: qwen3 names the default tag; magistral's delimiters differ; other shapes never match
+    assert _default_like({"preset": "qwen3", "start_in_reasoning": "auto"}) is True
+    assert _default_like({"preset": "magistral", "start_in_reasoning": "auto"}) is False
+    assert _default_like({"preset": "qwen3", "start_in_reasoning": True}) is False
+    assert _default_like({"preset": "qwen3", "tags": "think", "start_in_reasoning": "auto"}) is (
+        False
+    )
+
+
+def test_model_preset_split_through_the_short_path() -> None:
+    # P13 + P3: a qwen3 payload is split as before
+    r = normalize({"model": "qwen3", "choices": [{"message": {"content": "<think>a</think>b"}}]})
+    assert (r.visible, r.reasoning, r.format) == ("b", "a", "tags")
+    r = normalize({"model": "qwen3", "choices": [{"message": {"content": "a</think>\n\nb"}}]})
+    assert (r.visible, r.reasoning, r.format) == ("b", "a", "tags")
+
+
+# --- P9: deltas straight from the collector ---------------------------------------------------
+parts = st.lists(
+    st.one_of(
+        st.tuples(st.just("r"), st.sampled_from(["k1", "k2"]), st.sampled_from(["", " ", "a",
+                                                                               "\n", "b "])),
+        st.tuples(st.just("v"), st.just(""), st.sampled_from(["", " ", "x", "<think>", "y</think>",
+                                                             "</think>", "z\n"])),
+    ),
+    max_size=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(parts)
+def test_delta_methods_equal_part_then_take(seq: list[tuple[str, str, str]]) -> None:
+    # P9, S3: reasoning_delta / visible_delta give what the part followed by take() gives
+    short = Collector(False, None, False)
+    long = Collector(False, None, False)
+    for kind, key, text in seq:
+        if kind == "r":
+            got = short.reasoning_delta(key, text, "field")
+            long.reasoning(key, text, "field")
+        else:
+            got = short.visible_delta(text)
+            long.visible(text)
+        assert got == long.take()
+        assert type(got) is type(long.take())
+    short.flush()
+    long.flush()
+    assert short.take() == long.take()
+    a, b = short.result("openai_chat"), long.result("openai_chat")
+    assert (a.visible, a.reasoning, a.format) == (b.visible, b.reasoning, b.format)
+
+
+def test_first_chat_chunk_short_path_keeps_the_top_level_keys() -> None:
+    # X2: the first chunk's id and model reach the turn although it took the short path
+    sn = StreamNormalizer()
+    sn.feed({"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {"content": "hi"}}]})
+    sn.feed({"id": "c1", "model": "m", "choices": [{"index": 0, "delta": {"content": "!"}}]})
+    sn.close()
+    assert sn.message == {"role": "assistant", "content": "hi!"}
+    assert sn.result.visible == "hi!"
