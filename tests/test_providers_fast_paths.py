@@ -132,8 +132,8 @@ parts = st.lists(
 @given(parts)
 def test_delta_methods_equal_part_then_take(seq: list[tuple[str, str, str]]) -> None:
     # P9, S3: reasoning_delta / visible_delta give what the part followed by take() gives
-    short = Collector(False, None, False)
-    long = Collector(False, None, False)
+    short = Collector(None, False)
+    long = Collector(None, False)
     for kind, key, text in seq:
         if kind == "r":
             got = short.reasoning_delta(key, text, "field")

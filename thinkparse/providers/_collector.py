@@ -53,53 +53,62 @@ _EMPTY = Delta("", "")
 
 
 class Collector:
-    """Collects the parts of one message (see the module docstring).
+    """Collects the parts of one streamed message (see the module docstring).
 
     Args:
-        whole: a whole response (one-shot) rather than a stream.
-        make_scanner: builds the stream's :class:`~thinkparse.ThinkScanner` (streams only).
+        make_scanner: builds the stream's :class:`~thinkparse.ThinkScanner` (``None``: the
+            default scanner).
         start_in_reasoning: the stream's content starts inside a reasoning block.
-        think: options for the one-shot inline split (``None``: the defaults with ``"auto"``).
     """
 
-    # No __slots__: the defaults below are class attributes, so a whole response pays only
-    # for the attributes its parts set (docs/behaviour.md#p9's cost goal).
-    _dv = ""
-    _dr = ""
-    _vis: Optional[list[str]] = None
-    _rea: Optional[list[str]] = None
-    _released = False
-    _seg_key: Any = None
-    _seg_started = False
-    _pending: Optional[list[str]] = None
-    _dedicated = False
-    _fmt: Optional[str] = None
-    _redacted = False
-    _signatures: Optional[list[str]] = None
-    _router: Optional[InlineRouter] = None
-    _u: Optional[list[Optional[int]]] = None
-    _make_scanner: Optional[Callable[[], Any]] = None
-    _sir = False
-    _think: Optional[dict[str, Any]] = None
-    finish_reason: Optional[str] = None
-    #: The stream's checked scanner options (``None``: the defaults).
-    options: Optional[dict[str, Any]] = None
+    # Every attribute is set here, in slots: a stream touches most of them on its first
+    # events, and slots keep those first writes as cheap as the later ones (docs/behaviour.md
+    # #p9's cost goal).
+    __slots__ = (
+        "_dedicated",
+        "_dr",
+        "_dv",
+        "_fmt",
+        "_make_scanner",
+        "_pending",
+        "_rea",
+        "_redacted",
+        "_released",
+        "_router",
+        "_seg_key",
+        "_seg_started",
+        "_signatures",
+        "_sir",
+        "_u",
+        "_vis",
+        "finish_reason",
+        "options",
+    )
 
     def __init__(
         self,
-        whole: bool,
         make_scanner: Optional[Callable[[], Any]] = None,
         start_in_reasoning: bool = False,
-        think: Optional[dict[str, Any]] = None,
     ) -> None:
-        self._whole = whole
-        if not whole:
-            self._make_scanner = make_scanner
-            self._sir = start_in_reasoning
-            self._vis = []
-            self._rea = []
-        elif think is not None:
-            self._think = think
+        self._make_scanner = make_scanner
+        self._sir = start_in_reasoning
+        self._vis: list[str] = []
+        self._rea: list[str] = []
+        self._dv = ""
+        self._dr = ""
+        self._released = False
+        self._seg_key: Any = None
+        self._seg_started = False
+        self._pending: Optional[list[str]] = None
+        self._dedicated = False
+        self._fmt: Optional[str] = None
+        self._redacted = False
+        self._signatures: Optional[list[str]] = None
+        self._router: Optional[InlineRouter] = None
+        self._u: Optional[list[Optional[int]]] = None
+        self.finish_reason: Optional[str] = None
+        #: The stream's checked scanner options (``None``: the defaults).
+        self.options: Optional[dict[str, Any]] = None
 
     # --- parts -------------------------------------------------------------------------------
     def reasoning(self, key: Any, text: str, fmt: str) -> None:
@@ -186,7 +195,7 @@ class Collector:
             return
         router = self._router
         if router is None:
-            if self._whole:
+            if self._dedicated:  # the route a router would take for good (P4): no router
                 self._dv += text
                 return
             router = self._router = InlineRouter(
@@ -207,7 +216,7 @@ class Collector:
     ) -> None:
         """Build the stream's inline scanner with ``make_scanner`` (before any visible text);
         ``options``: the scanner's checked options (the turn finds inline blocks with them)."""
-        if self._router is None:
+        if self._router is None and not self._vis and not self._dv:  # no visible text yet
             self._make_scanner = make_scanner
             self._sir = start_in_reasoning
             self.options = options
@@ -218,14 +227,14 @@ class Collector:
         dv = self._dv
         dr = self._dr
         if dv:
-            self._vis.append(dv)  # type: ignore[union-attr]
+            self._vis.append(dv)
             self._dv = ""
             if dr:
-                self._rea.append(dr)  # type: ignore[union-attr]
+                self._rea.append(dr)
                 self._dr = ""
             return _new_delta(Delta, (dv, dr))
         if dr:
-            self._rea.append(dr)  # type: ignore[union-attr]
+            self._rea.append(dr)
             self._dr = ""
             return _new_delta(Delta, (dv, dr))
         return _EMPTY
@@ -238,7 +247,7 @@ class Collector:
         right after a ``take()`` (nothing released since), which ``feed`` guarantees.
         """
         if key == self._seg_key and self._seg_started and text:
-            self._rea.append(text)  # type: ignore[union-attr]
+            self._rea.append(text)
             return _new_delta(Delta, ("", text))
         self.reasoning(key, text, fmt)
         return self.take()
@@ -247,18 +256,23 @@ class Collector:
         """``visible(text)`` then ``take()``, for a stream event holding one piece of answer
         text; valid right after a ``take()`` (see :meth:`reasoning_delta`)."""
         router = self._router
-        if router is None or not text:
+        if router is None:
+            if self._dedicated and text:  # as visible(): no router after dedicated reasoning
+                self._vis.append(text)
+                return _new_delta(Delta, (text, ""))
             self.visible(text)
             return self.take()
+        if not text:
+            return _EMPTY
         v, r = router.feed(text, self._dedicated, self._released)
         if r:
             self._released = True
-            self._rea.append(r)  # type: ignore[union-attr]
+            self._rea.append(r)
             if v:
-                self._vis.append(v)  # type: ignore[union-attr]
+                self._vis.append(v)
             return _new_delta(Delta, (v, r))
         if v:
-            self._vis.append(v)  # type: ignore[union-attr]
+            self._vis.append(v)
             return _new_delta(Delta, (v, ""))
         return _EMPTY
 
@@ -291,8 +305,8 @@ class Collector:
                 first use (and its errors surface in the message).  With neither: no turn.
         """
         self.take()
-        visible = "".join(self._vis)  # type: ignore[arg-type]
-        reasoning: Optional[str] = "".join(self._rea)  # type: ignore[arg-type]
+        visible = "".join(self._vis)
+        reasoning: Optional[str] = "".join(self._rea)
         router = self._router
         fmt = self._fmt
         if router is not None and router.inline():

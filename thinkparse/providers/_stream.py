@@ -119,15 +119,13 @@ class StreamNormalizer:
         ):
             # The defaults (the usual call): nothing to check, the default scanner.
             self._given = None
-            self._out = Collector(False, ThinkScanner, False)
+            self._out = Collector(ThinkScanner, False)
         else:
             given = self._given = think_options(
                 tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
                 allow_auto=False,
             )
-            out = self._out = Collector(
-                False, scanner_factory(given), starts_in_reasoning(given)
-            )
+            out = self._out = Collector(scanner_factory(given), starts_in_reasoning(given))
             out.options = given
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
