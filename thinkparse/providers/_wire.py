@@ -39,9 +39,19 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
     if t is str or v is None or t is int or t is bool or t is float:
         return v
     if t is dict:
-        return {
-            str(k): jsonify(x, drop_null) for k, x in v.items() if not (drop_null and x is None)
-        }
+        # Scalar values are copied here rather than through a call per value (the stream's
+        # accumulators copy a few small objects per stream; docs/behaviour.md#p9's cost goal).
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            tx = type(x)
+            if tx is str or tx is int or tx is bool or tx is float:
+                out[k if type(k) is str else str(k)] = x
+            elif x is None:
+                if not drop_null:
+                    out[k if type(k) is str else str(k)] = x
+            else:
+                out[k if type(k) is str else str(k)] = jsonify(x, drop_null)
+        return out
     if isinstance(v, (str, bool, int, float)):
         return v
     if isinstance(v, Mapping):

@@ -109,6 +109,11 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     )
 
 
+#: The events the accumulator reads (the others, ``content_block_stop``, ``message_stop`` and
+#: keep-alives, are not handed to it).
+_ACC_READS = ("content_block_delta", "content_block_start", "message_start", "message_delta")
+
+
 class Decoder:
     """Decodes a Messages API ``Message`` or its stream events."""
 
@@ -148,7 +153,8 @@ class Decoder:
         if acc is None:
             self._event(ev)
             return None
-        if ev.get("type") == "content_block_delta":
+        t = ev.get("type")
+        if t == "content_block_delta":
             d = ev.get("delta")
             if type(d) is dict:
                 dt = d.get("type")
@@ -175,7 +181,8 @@ class Decoder:
                         pieces.append(v)
                     return out
         self._event(ev)
-        acc.event(ev)
+        if t in _ACC_READS:
+            acc.event(ev)
         return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
