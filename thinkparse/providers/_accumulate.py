@@ -50,9 +50,48 @@ def _parse_json(pieces: list[str], where: str, errors: list[ResponseShapeError])
 
 
 class AccumulatorBase:
+    """What every family's accumulator shares: the choice, the errors met, deferred events."""
+
+    #: Events handed over with :meth:`defer`, read on first use (``None``: none yet).
+    later: Optional[list[Mapping[str, Any]]] = None
+
     def __init__(self, choice: int) -> None:
         self.choice = choice
         self.errors: list[ResponseShapeError] = []
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """Add one event up (each family reads its own)."""
+
+    def defer(self, ev: Mapping[str, Any]) -> None:
+        """Keep ``ev`` to add it up on first use (see the module docstring for which)."""
+        later = self.later
+        if later is None:
+            self.later = [ev]
+        else:
+            later.append(ev)
+
+    def now(self, ev: Mapping[str, Any]) -> None:
+        """Add ``ev`` up now, after the deferred events (their order is kept)."""
+        if self.later:
+            self.catch_up()
+        self.event(ev)
+
+    def catch_up(self) -> None:
+        """Add up the deferred events, in order."""
+        later = self.later
+        self.later = None
+        for ev in later or ():
+            self.event(ev)
+
+    def response(self) -> dict[str, Any]:
+        """The response the events add up to (the deferred ones read first)."""
+        if self.later:
+            self.catch_up()
+        return self.build()
+
+    def build(self) -> dict[str, Any]:
+        """The response from what was added up (each family builds its own)."""
+        raise NotImplementedError
 
     def check(self) -> None:
         """Raise the first error met while building the response (X2)."""
@@ -121,7 +160,7 @@ class _Anthropic(AccumulatorBase):
                     usage = self.base["usage"] = {}
                 usage.update(jsonify(u))
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         content = []
         for pos, (idx, b) in enumerate(self.blocks.items()):
             b = dict(b)
@@ -196,7 +235,7 @@ class _Bedrock(AccumulatorBase):
         if meta is not None:
             self.base.update(jsonify(meta))
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         content = []
         for pos, (idx, b) in enumerate(self.blocks.items()):
             b = dict(b)
@@ -250,7 +289,7 @@ class _Responses(AccumulatorBase):
                 if isinstance(out, list) and out:
                     self.final = out
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         if self.final is not None:
             output = self.final
         else:

@@ -79,7 +79,7 @@ class Gemini(AccumulatorBase):
         self.parts.append(part)
         self.texts.append([part.pop("text")] if is_text else None)  # type: ignore[arg-type]
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         parts = []
         for part, pieces in zip(self.parts, self.texts):
             if pieces is not None:
@@ -272,7 +272,7 @@ class Chat(AccumulatorBase):
             elif v is not None:
                 cur[k] = jsonify(v)
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         choice: dict[str, Any] = {"index": self.choice}
         if self.legacy is not None and not self.seen and not self.tools:
             choice["text"] = "".join(self.legacy)
@@ -340,7 +340,7 @@ class Ollama(AccumulatorBase):
             if k not in ("message", "response", "thinking", "tool_calls") and v is not None:
                 self.base[k] = jsonify(v)
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         joined = {k: "".join(v) for k, v in self.pieces.items()}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}

@@ -109,9 +109,10 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     )
 
 
-#: The events the accumulator reads (the others, ``content_block_stop``, ``message_stop`` and
-#: keep-alives, are not handed to it).
-_ACC_READS = ("content_block_delta", "content_block_start", "message_start", "message_delta")
+#: Events the accumulator reads on first use (a block, the message's own fields: what it would
+#: copy, never text pieces); ``content_block_stop``, ``message_stop`` and keep-alives are not
+#: handed to it at all.
+_ACC_DEFERS = ("content_block_start", "message_start", "message_delta")
 
 
 class Decoder:
@@ -181,8 +182,10 @@ class Decoder:
                         pieces.append(v)
                     return out
         self._event(ev)
-        if t in _ACC_READS:
-            acc.event(ev)
+        if t == "content_block_delta":
+            acc.now(ev)  # pieces: in order with the short path's
+        elif t in _ACC_DEFERS:
+            acc.defer(ev)
         return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:

@@ -184,6 +184,13 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     )
 
 
+#: Events the accumulator reads (on first use): finished items and the response's lifecycle.
+_ACC_DEFERS = frozenset({
+    "response.output_item.done", "response.created", "response.in_progress",
+    "response.completed", "response.incomplete", "response.failed",
+})
+
+
 class Decoder:
     """Decodes a Responses API ``Response`` or its stream events."""
 
@@ -248,8 +255,8 @@ class Decoder:
             return
         self._other(ev, t)
         acc = self.acc
-        if acc is not None:
-            acc.event(ev)
+        if acc is not None and t in _ACC_DEFERS:
+            acc.defer(ev)  # read on first use: items and the response's own fields
 
     def _other(self, ev: Mapping[str, Any], t: str) -> None:
         if t == "response.output_item.added":
