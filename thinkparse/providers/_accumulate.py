@@ -70,12 +70,6 @@ class AccumulatorBase:
         else:
             later.append(ev)
 
-    def now(self, ev: Mapping[str, Any]) -> None:
-        """Add ``ev`` up now, after the deferred events (their order is kept)."""
-        if self.later:
-            self.catch_up()
-        self.event(ev)
-
     def catch_up(self) -> None:
         """Add up the deferred events, in order."""
         later = self.later
@@ -134,6 +128,8 @@ class _Anthropic(AccumulatorBase):
                     else:
                         p.append(v)
             elif d.get("type") == "citations_delta":
+                if self.later:
+                    self.catch_up()  # the block it adds to may be a deferred start
                 b = self.blocks.get(opt_index(ev, "index", ""))
                 if b is not None:
                     b.setdefault("citations", []).append(jsonify(d.get("citation")))

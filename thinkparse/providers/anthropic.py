@@ -109,6 +109,9 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     )
 
 
+#: What an event that releases no text returns.
+_NOTHING = Delta("", "")
+
 #: Events the accumulator reads on first use (a block, the message's own fields: what it would
 #: copy, never text pieces); ``content_block_stop``, ``message_stop`` and keep-alives are not
 #: handed to it at all.
@@ -159,21 +162,30 @@ class Decoder:
             d = ev.get("delta")
             if type(d) is dict:
                 dt = d.get("type")
-                key = "text" if dt == "text_delta" else "thinking" if dt == "thinking_delta" else ""
+                if dt == "text_delta":
+                    key = "text"
+                elif dt == "thinking_delta":
+                    key = "thinking"
+                elif dt == "signature_delta":
+                    key = "signature"
+                else:
+                    key = ""
                 v = d.get(key) if key else None
                 idx = ev.get("index")
                 if type(v) is str and (idx is None or type(idx) is int):
-                    out = None
+                    out = _NOTHING
                     if v:  # the delta straight from the collector (no take() call)
                         if key == "text":
                             out = self.out.visible_delta(v)
                         else:
                             b = self._blocks.get(idx)
                             if b is None:
-                                b = self._blocks[idx] = ["thinking", True, []]
+                                b = self._blocks[idx] = ["thinking", False, []]
+                            if key == "signature":
+                                b[2].append(v)  # nothing released
                             else:
                                 b[1] = True
-                            out = self.out.reasoning_delta(("b", idx), v, BLOCKS)
+                                out = self.out.reasoning_delta(("b", idx), v, BLOCKS)
                     pk = (idx, key)  # as the accumulator's event() would
                     pieces = acc.pieces.get(pk)
                     if pieces is None:
@@ -183,7 +195,7 @@ class Decoder:
                     return out
         self._event(ev)
         if t == "content_block_delta":
-            acc.now(ev)  # pieces: in order with the short path's
+            acc.event(ev)  # pieces: in order with the short path's
         elif t in _ACC_DEFERS:
             acc.defer(ev)
         return None
