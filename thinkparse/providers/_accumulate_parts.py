@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._errors import ResponseShapeError
 from ._accumulate import AccumulatorBase
 from ._wire import as_list, as_map, jsonify
 
@@ -100,22 +101,40 @@ _LAST = ("usage", "x_groq")
 _SCALARS = frozenset({str, int, float, bool})
 
 
+class _ChatRest:
+    """What a Chat stream collects besides text pieces (each empty until used)."""
+
+    __slots__ = ("args", "choice_base", "details", "other", "seen", "tools")
+
+    def __init__(self) -> None:
+        self.choice_base: dict[str, Any] = {}
+        self.seen: set[str] = set()
+        self.tools: dict[Any, dict[str, Any]] = {}
+        self.args: dict[Any, list[str]] = {}
+        self.details: dict[Any, dict[str, Any]] = {}
+        self.other: dict[str, Any] = {}
+
+
 class Chat(AccumulatorBase):
     """``chat.completion.chunk`` events added up (the chosen choice)."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
+        self.errors: list[ResponseShapeError] = []
         self.base: dict[str, Any] = {}
-        self.choice_base: dict[str, Any] = {}
         self.fields: dict[str, list[str]] = {}  # content, refusal, reasoning_content, reasoning
-        self.seen: set[str] = set()
         self.chunks: Optional[list[list[Any]]] = None  # [type, dict, pieces] for list content
-        self.tools: dict[Any, dict[str, Any]] = {}
-        self.args: dict[Any, list[str]] = {}
-        self.details: dict[Any, dict[str, Any]] = {}
         self.legacy: Optional[list[str]] = None
-        self.other: dict[str, Any] = {}
         self.nkeys = -1  # the number of top-level keys of the last event
+        # Built when a chunk first needs it: a stream of text chunks never does (its first
+        # event stays cheap, docs/behaviour.md#p9's cost goal).
+        self.rest: Optional[_ChatRest] = None
+
+    def _more(self) -> _ChatRest:
+        rest = self.rest
+        if rest is None:
+            rest = self.rest = _ChatRest()
+        return rest
 
     def top(self, ev: Mapping[str, Any]) -> None:
         """Read a chunk's top-level keys (the first value wins for id, model..., the last for
@@ -168,7 +187,7 @@ class Chat(AccumulatorBase):
                 self._delta(d)
 
     def _choice_fields(self, m: Mapping[str, Any]) -> None:
-        cb = self.choice_base
+        cb = self._more().choice_base
         for k, v in m.items():
             if v is not None and k not in _DELTA_KEYS and (k not in cb or k == "finish_reason"):
                 cb[k] = jsonify(v)
@@ -187,7 +206,7 @@ class Chat(AccumulatorBase):
                         else:
                             p.append(v)
                     continue
-                self.seen.add(k)
+                self._more().seen.add(k)
                 if k == "content" and isinstance(v, (list, tuple)):
                     if self.chunks is None:
                         self.chunks = []
@@ -204,8 +223,10 @@ class Chat(AccumulatorBase):
             elif k == "reasoning_details":
                 for j, e in enumerate(as_list(v)):
                     self._detail(j, e)
-            elif v is not None and k not in self.other:
-                self.other[k] = jsonify(v)
+            elif v is not None:
+                other = self._more().other
+                if k not in other:
+                    other[k] = jsonify(v)
 
     def _chunk(self, ch: Mapping[str, Any]) -> None:
         chunks = self.chunks
@@ -237,9 +258,10 @@ class Chat(AccumulatorBase):
         if m is None:
             return
         idx = m.get("index", j)
-        cur = self.tools.get(idx)
+        rest = self._more()
+        cur = rest.tools.get(idx)
         if cur is None:
-            cur = self.tools[idx] = {}
+            cur = rest.tools[idx] = {}
         for k, v in m.items():
             if k == "function":
                 fm = as_map(v)
@@ -249,7 +271,7 @@ class Chat(AccumulatorBase):
                 for fk, fv in fm.items():
                     if fk == "arguments":
                         if isinstance(fv, str):
-                            self.args.setdefault(idx, []).append(fv)
+                            rest.args.setdefault(idx, []).append(fv)
                     elif fv is not None and f.get(fk) is None:
                         f[fk] = jsonify(fv)
             elif k != "index" and v is not None and cur.get(k) is None:
@@ -260,10 +282,11 @@ class Chat(AccumulatorBase):
         if m is None:
             return
         idx = m.get("index")
-        key = idx if isinstance(idx, int) else ("#", len(self.details), j)
-        cur = self.details.get(key)
+        details = self._more().details
+        key = idx if isinstance(idx, int) else ("#", len(details), j)
+        cur = details.get(key)
         if cur is None:
-            self.details[key] = jsonify(m)
+            details[key] = jsonify(m)
             return
         for k, v in m.items():
             if k in _CONCAT_DETAIL and isinstance(v, str):
@@ -274,13 +297,14 @@ class Chat(AccumulatorBase):
 
     def build(self) -> dict[str, Any]:
         choice: dict[str, Any] = {"index": self.choice}
-        if self.legacy is not None and not self.seen and not self.tools:
+        rest = self.rest if self.rest is not None else _ChatRest()
+        if self.legacy is not None and not rest.seen and not rest.tools:
             choice["text"] = "".join(self.legacy)
         else:
-            msg: dict[str, Any] = dict(self.other)
+            msg: dict[str, Any] = dict(rest.other)
             msg.setdefault("role", "assistant")
             for k in ("content", "refusal", "reasoning_content", "reasoning"):
-                if k in self.seen or k in self.fields or (
+                if k in rest.seen or k in self.fields or (
                     k == "content" and self.chunks is not None
                 ):
                     p = self.fields.get(k)
@@ -294,19 +318,19 @@ class Chat(AccumulatorBase):
                         body = {**body, "text": "".join(pieces)}
                     content.append(body)
                 msg["content"] = content
-            if self.tools:
+            if rest.tools:
                 calls = []
-                for idx, tc in self.tools.items():
+                for idx, tc in rest.tools.items():
                     tc = dict(tc)
-                    if idx in self.args:
+                    if idx in rest.args:
                         tc["function"] = {**tc.get("function", {}),
-                                          "arguments": "".join(self.args[idx])}
+                                          "arguments": "".join(rest.args[idx])}
                     calls.append(tc)
                 msg["tool_calls"] = calls
-            if self.details:
-                msg["reasoning_details"] = list(self.details.values())
+            if rest.details:
+                msg["reasoning_details"] = list(rest.details.values())
             choice["message"] = msg
-        choice.update(self.choice_base)
+        choice.update(rest.choice_base)
         return {**self.base, "choices": [choice]}
 
 

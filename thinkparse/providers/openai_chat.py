@@ -82,6 +82,10 @@ PROVIDER = "openai_chat"
 #: Keep-alive and error events of other stream formats (they carry nothing to extract).
 NEUTRAL_EVENTS = frozenset({"ping", "error"})
 
+#: The one-field deltas of the usual chunk: reasoning fields (P4) and the answer's content.
+_SHORT_FIELDS = {"reasoning_content": FIELD, "reasoning": FIELD, "content": "content"}
+
+
 def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
     """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
 
@@ -226,7 +230,7 @@ class Decoder:
             c = choices[0]
             if (
                 type(c) is dict
-                and (len(c) == 1 or (len(c) == 2 and "index" in c))
+                and (((n := len(c)) == 2 and "index" in c) or n == 1)
                 and c.get("index", 0) == self._choice
             ):
                 delta = c.get("delta")
@@ -234,20 +238,19 @@ class Decoder:
                     "x_groq" not in ev
                 ):
                     ((k, v),) = delta.items()
-                    if type(v) is str and (
-                        k == "reasoning_content"
-                        or k == "reasoning"
-                        or (k == "content" and acc.chunks is None)
+                    field = _SHORT_FIELDS.get(k)
+                    if type(v) is str and field is not None and (
+                        field is FIELD or acc.chunks is None
                     ):
                         if len(ev) != acc.nkeys:
                             acc.top(ev)
                         d = None
                         if v:  # the delta straight from the collector (no take() call)
-                            if k == "content":
+                            if field is FIELD:
+                                d = self.out.reasoning_delta("f", v, FIELD)
+                            else:
                                 self._after_text = True
                                 d = self.out.visible_delta(v)
-                            else:
-                                d = self.out.reasoning_delta("f", v, FIELD)
                         pieces = acc.fields.get(k)  # as the accumulator's event() would
                         if pieces is None:
                             acc.fields[k] = [v]
