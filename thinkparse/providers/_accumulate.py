@@ -1,9 +1,23 @@
 """Stream events added up into the response they stand for (X1, X2).
 
-:class:`~thinkparse.StreamNormalizer` hands each event, after its decoder accepted it, to its
-family's accumulator; at ``close()`` the accumulator gives the response a non-streamed request
-would have returned, which the turn reads its blocks and message from (:mod:`._wire`).  Text
-pieces are kept in lists and joined once (linear in the stream's length).
+:class:`~thinkparse.StreamNormalizer`'s family decoder hands each event it accepted to its
+accumulator (the usual text events: only their piece, read once); on first use the accumulator
+gives the response a non-streamed request would have returned, which the turn reads its blocks
+and message from (:mod:`._wire`).  Text pieces are kept in lists and joined once (linear in the
+stream's length).
+
+Decision (events added up on first use, docs/behaviour.md#x1 lets the turn be built lazily):
+the events that carry a block, an item or the message's own fields -- Anthropic
+``message_start``, ``content_block_start`` and ``message_delta``, Responses
+``response.output_item.done`` and the ``response.*`` lifecycle events -- are kept as they are
+(:meth:`AccumulatorBase.defer`) and added up, in order, when the blocks or the message are first
+read, so a stream whose turn is never read never copies them.  Memory: these are the events
+whose contents the accumulator would copy anyway (a block, an item, the response's fields), so
+keeping the event instead of its copy keeps the same order of memory; text deltas are never
+kept (their pieces are), so a long stream keeps what it kept before.  As with ``normalize``'s
+response (see :mod:`._turn`), the kept events are read when first used: a caller that changes
+an event object after feeding it sees the change in the turn.  A citation delta adds the kept
+events up first (it adds to a block a kept ``content_block_start`` creates).
 
 Rules (docs/behaviour.md#x1, #x2):
 
@@ -102,7 +116,7 @@ _ANTHROPIC_DELTAS = {
 }
 
 
-class _Anthropic(AccumulatorBase):
+class Anthropic(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
@@ -173,7 +187,7 @@ class _Anthropic(AccumulatorBase):
 
 
 # --- Bedrock -----------------------------------------------------------------------------------
-class _Bedrock(AccumulatorBase):
+class Bedrock(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {}
@@ -261,7 +275,7 @@ class _Bedrock(AccumulatorBase):
 
 
 # --- Responses ---------------------------------------------------------------------------------
-class _Responses(AccumulatorBase):
+class Responses(AccumulatorBase):
     def __init__(self, choice: int) -> None:
         super().__init__(choice)
         self.base: dict[str, Any] = {}
@@ -293,22 +307,3 @@ class _Responses(AccumulatorBase):
                 k, int) else 0))
             output = [self.items[k] for k in keys]
         return {**self.base, "output": output}
-
-
-_KINDS: dict[str, Any] = {}
-
-
-def accumulator(family: str, choice: int) -> Any:
-    """The accumulator of a family's stream (``event(ev)``, ``response()``, ``check()``)."""
-    if not _KINDS:
-        from ._accumulate_parts import Chat, Gemini, Ollama  # imports this module
-
-        _KINDS.update(
-            anthropic=_Anthropic,
-            bedrock=_Bedrock,
-            openai_responses=_Responses,
-            gemini=Gemini,
-            openai_chat=Chat,
-            ollama=Ollama,
-        )
-    return _KINDS[family](choice)

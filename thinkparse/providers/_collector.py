@@ -1,20 +1,23 @@
 """The one collector: every family decoder feeds it parts; it alone builds the Extraction.
 
-A decoder (one per family, see :mod:`._registry`) turns a whole response or one stream event into
-a small set of parts and hands them to a :class:`Collector`:
+A stream's decoder (one per family, see :mod:`._registry`) turns each event into a small set of
+parts and hands them to a :class:`Collector`:
 
 * ``reasoning(key, text, fmt)`` -- readable reasoning text belonging to segment ``key``;
 * ``signature(sig)``, ``redact()`` -- a reasoning signature; unreadable reasoning (P6);
 * ``visible(text)`` -- answer text;
 * ``usage(...)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4).
 
-The raw wire items (the turn, X1/X2) are kept by the decoder's :class:`~._turn.Turn`, which the
+The usual event holds one piece of text: ``reasoning_delta`` / ``visible_delta`` take it and
+return the event's :class:`~thinkparse.Delta` at once (no ``take()`` call).  The raw wire items
+(the turn, X1/X2) are added up by the decoder's accumulator (:mod:`._accumulate`), which the
 collector hands to the Extraction it builds.  A whole response takes a shorter road: the
-decoder's ``response()`` returns all its parts in one tuple (:data:`Parts`: visible text, one
-entry per reasoning segment, redaction, signatures, usage figures, finish reason) and
-:func:`whole_extraction` builds the result from it -- the same result the one-by-one parts give,
-without a collector object and a method call per part (``normalize`` of a typical dict stays
-within docs/behaviour.md#p9's cost goal).  The rules that do not depend on the wire format:
+family's ``response(d, choice)`` function returns all its parts in one tuple (:data:`Parts`:
+visible text, one entry per reasoning segment, redaction, signatures, usage figures, finish
+reason) and :func:`whole_extraction` builds the result from it -- the same result the
+one-by-one parts give, without a collector object and a method call per part (``normalize`` of
+a typical dict stays within docs/behaviour.md#p9's cost goal).  The rules that do not depend on
+the wire format:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its
@@ -349,7 +352,7 @@ class Collector:
 #: Token figures of a usage object: (input, output, total, reasoning).
 Figures = tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
 
-#: Every part of a whole response, as a family decoder's ``response()`` returns them:
+#: Every part of a whole response, as a family's ``response()`` function returns them:
 #: (visible, reasoning segments, format, redacted, signatures, figures, finish reason).
 #: Each segment is its own (P2); the format is that of the readable dedicated reasoning.
 Parts = tuple[

@@ -36,7 +36,7 @@ from typing import Any, Callable, Literal, Optional, Protocol
 from .._errors import UnknownProviderError
 from .._types import Delta
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._collector import Collector, Parts
+from ._collector import Collector
 
 ProviderName = Literal[
     "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
@@ -44,10 +44,10 @@ ProviderName = Literal[
 
 
 class Decoder(Protocol):
-    """What every family decoder provides (one per message)."""
+    """What every family decoder provides (one per streamed message)."""
 
-    def response(self, d: Mapping[str, Any], /) -> Parts:
-        """Decode a whole response into its parts (one-shot: no collector is involved)."""
+    #: The stream's accumulator (X1/X2), which the decoder feeds.
+    acc: Any
 
     def event(self, ev: Mapping[str, Any], /) -> Optional[Delta]:
         """Decode one stream event into the collector; the event's delta when a short path

@@ -34,7 +34,6 @@ from .._spec import (
 )
 from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
-from ._accumulate import accumulator
 from ._collector import Collector
 from ._normalize import check_family_choice
 from ._options import (
@@ -91,7 +90,6 @@ class StreamNormalizer:
         "_closed",
         "_decoder",
         "_family",
-        "_feed_acc",
         "_given",
         "_out",
         "_result",
@@ -130,7 +128,6 @@ class StreamNormalizer:
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
-        self._feed_acc: Any = None
         self._closed = False
         self._result: Optional[Extraction] = None
         if provider is None:
@@ -141,13 +138,9 @@ class StreamNormalizer:
             self._start(family)
 
     def _start(self, family: str) -> None:
+        # The decoder feeds its accumulator (the usual events read once).
         decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
-        acc = self._acc = accumulator(family, self._choice)
-        if hasattr(decoder, "acc"):  # the decoder feeds the accumulator (one read per event)
-            decoder.acc = acc
-            self._feed_acc = None
-        else:
-            self._feed_acc = acc
+        self._acc = decoder.acc
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -191,9 +184,6 @@ class StreamNormalizer:
             raise
         if d is None:
             d = self._out.take()
-        acc = self._feed_acc
-        if acc is not None:
-            acc.event(ev)
         return d
 
     def _model_preset(self, ev: Mapping[str, Any]) -> None:

@@ -45,6 +45,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate import Anthropic
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -127,13 +128,9 @@ class Decoder:
         self.out = out
         #: A stream's accumulator (X1/X2), fed by this decoder so that a text or thinking
         #: delta is read once; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        self.acc: Any = Anthropic(choice)
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response`."""
-        return response(d)
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")

@@ -44,6 +44,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate import Bedrock
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -150,17 +151,19 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes a ``Converse`` response or ConverseStream events."""
 
-    __slots__ = ("_sigs", "out")
+    __slots__ = ("_sigs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self.acc = Bedrock(choice)
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
 
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response`."""
-        return response(d)
-
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""
         body = ev.get("contentBlockDelta")
         if body is not None:

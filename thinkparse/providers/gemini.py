@@ -41,6 +41,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate_parts import Gemini
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -198,19 +199,21 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes ``GenerateContentResponse`` objects: a whole response or one stream chunk."""
 
-    __slots__ = ("_choice", "_in_thought", "_seg", "out")
+    __slots__ = ("_choice", "_in_thought", "_seg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self.acc = Gemini(choice)
         self._choice = choice
         self._seg = 0
         self._in_thought = False
 
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response` with this decoder's choice."""
-        return response(d, self._choice)
-
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
         choice = self._choice

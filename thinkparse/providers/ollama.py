@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from ._access import missing, opt_int, opt_map, opt_str
+from ._accumulate_parts import Ollama
 from ._assemble import FIELD
 from ._collector import Collector, Parts
 
@@ -60,16 +61,18 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes ``/api/chat`` and ``/api/generate`` objects, whole or streamed (NDJSON)."""
 
-    __slots__ = ("out",)
+    __slots__ = ("acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response`."""
-        return response(d)
+        self.acc = Ollama(choice)
 
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One stream object."""
         out = self.out
         visible, thinking = _fields(ev)

@@ -67,6 +67,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate_parts import Chat
 from ._assemble import BLOCKS, FIELD
 from ._chat_fields import (
     content_parts,
@@ -202,14 +203,10 @@ class Decoder:
         self.out = out
         #: A stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is read
         #: once; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        self.acc: Any = Chat(choice)
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
         self._after_text = False
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response` with this decoder's choice."""
-        return response(d, self._choice)
 
     def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the

@@ -51,6 +51,7 @@ from ._access import (
     req_array,
     shape_error,
 )
+from ._accumulate import Responses
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -200,14 +201,10 @@ class Decoder:
         self.out = out
         #: A stream's accumulator (X1/X2), fed by this decoder so that text events (which it
         #: does not read) cost no call; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        self.acc: Any = Responses(choice)
         self._seen: set[tuple[Any, ...]] = set()  # parts that released text
         self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: :func:`response`."""
-        return response(d)
 
     def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
         for i, item in enumerate(output or ()):
