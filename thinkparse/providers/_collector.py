@@ -37,16 +37,14 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._spec import CHARS_PER_TOKEN, SEPARATOR
+from .._spec import SEPARATOR
 from .._types import Delta, Extraction
 from ._assemble import (
-    EMPTY_USAGE,
     HARMONY,
     NONE,
     TAGS,
     join_segments,
-    new_extraction,
-    new_usage,
+    new_result,
     split_inline,
 )
 from ._inline import InlineRouter
@@ -327,23 +325,14 @@ class Collector:
             # Inline blocks are found again from the content on first use (X1).
             found = (fmt, None, self.options or {}) if fmt in (TAGS, HARMONY) else None
             turn = (provider, response, choice, stream, found)
-        u = self._u
-        if u is None:
-            usage = EMPTY_USAGE
-            r_tokens = None
-        else:
-            r_tokens = u[3]
-            usage = new_usage(u[0], u[1], r_tokens, u[2])
-        return new_extraction(
+        return new_result(
             visible,
             reasoning,
-            r_tokens,
-            -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
             self._redacted,
             tuple(self._signatures) if self._signatures else (),
             provider,
             fmt or NONE,
-            usage,
+            self._u,
             self.finish_reason,
             turn,
         )
@@ -395,24 +384,16 @@ def whole_extraction(
                     inline = (fmt, source, think)
     if visible and visible.isspace():
         visible = ""
-    if figures is None:
-        usage = EMPTY_USAGE
-        r_tokens = None
-    else:
-        r_tokens = figures[3]
-        usage = new_usage(figures[0], figures[1], r_tokens, figures[2])
     if reason is not None and type(reason) is not str:
         reason = _finish_text(reason)
-    return new_extraction(
+    return new_result(
         visible,
         reasoning,
-        r_tokens,
-        -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
         redacted,
         tuple(sigs) if sigs else (),
         provider,
         fmt,
-        usage,
+        figures,
         reason or None,
         (provider, response, choice, None, inline),
     )
