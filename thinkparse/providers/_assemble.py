@@ -149,8 +149,12 @@ def split_inline(
         s = split_harmony(text)
         visible, reasoning = s.visible, s.reasoning
         fmt = HARMONY
-    elif think is not None or "<" in text:
-        if think is None or _default_like(think):
+    else:
+        if think is not None and _default_like(think):
+            think = None  # the defaults' split: no tag can start without a "<"
+        if think is None and "<" not in text:
+            return None
+        if think is None:
             visible, reasoning = split_auto(text)
         else:
             s = split_think(text, **think)
@@ -158,8 +162,6 @@ def split_inline(
         if reasoning is None:
             return None
         fmt = TAGS
-    else:
-        return None
     reasoning = reasoning.strip() if reasoning is not None else None
     if not reasoning:
         return visible.strip(), None, NONE

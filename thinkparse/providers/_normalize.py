@@ -127,16 +127,28 @@ def normalize(
         and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
     ):
         model_preset = payload_preset(d)
-        given = {"preset": model_preset} if model_preset is not None else None
+        think = None if model_preset is None else _preset_split(model_preset)
     else:
         given = think_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=True,
         )
-    parts = READERS[family](d, choice)
-    return whole_extraction(
-        parts, family, d, choice, one_shot(given) if given is not None else None
-    )
+        think = one_shot(given) if given is not None else None
+    return whole_extraction(READERS[family](d, choice), family, d, choice, think)
+
+
+_PRESET_SPLITS: dict[str, dict[str, Any]] = {}
+
+
+def _preset_split(preset: str) -> dict[str, Any]:
+    """The one-shot split options of a model's preset (P13, ``"auto"``), one dict per preset
+    name (never changed once made), so a payload naming its model builds none."""
+    think = _PRESET_SPLITS.get(preset)
+    if think is None:
+        think = {"preset": preset, "start_in_reasoning": "auto"}  # as one_shot() makes it
+        if len(_PRESET_SPLITS) < 256:
+            _PRESET_SPLITS[preset] = think
+    return think
 
 
 def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:
