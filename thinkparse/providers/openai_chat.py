@@ -172,7 +172,11 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     sigs: Optional[list[str]] = None
     reason = None
     if choices:
-        i, c = pick(choices, choice)
+        c = choices[0]  # the usual case, without a call: the first choice, index 0 or absent
+        if choice == 0 and type(c) is dict and not c.get("index"):
+            i = 0
+        else:
+            i, c = pick(choices, choice)
         msg = c.get("message")
         key = "message"
         if msg is None and "delta" in c:
