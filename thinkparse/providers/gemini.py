@@ -189,10 +189,12 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     reason = None
     if c0 is not None:
         reason = c0.get("finishReason") or c0.get("finish_reason")
+    segments = []
+    for r in runs:  # a loop, not a comprehension: no frame of its own (P9's cost goal)
+        segments.append(r[0] if len(r) == 1 else "".join(r))
     return (
-        "".join(visible),
-        [r[0] if len(r) == 1 else "".join(r) for r in runs],
-        BLOCKS, False, sigs, figures, reason,
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, False, sigs, figures, reason,
     )
 
 

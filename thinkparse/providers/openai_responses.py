@@ -173,12 +173,13 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     figures = None
     u = d.get("usage")
     if u is not None:
-        u = opt_map(d, "usage", "")
+        if type(u) is not dict:
+            u = opt_map(d, "usage", "")
         if u is not None:
             figures = usage_figures(u, "usage")
     reason = d.get("status")
     details = d.get("incomplete_details")
-    if isinstance(details, Mapping) and details.get("reason"):
+    if details is not None and isinstance(details, Mapping) and details.get("reason"):
         reason = details.get("reason")
     return (
         "".join(visible), segments, BLOCKS, redacted, None, figures, reason
