@@ -109,12 +109,17 @@ def _block_parts(
         sig = signature_text(sig, rwhere, "signature")
     return text, rtext, sig or None, bool(rc.get("redactedContent"))
 
+
 def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
-    output = opt_map(d, "output", "")
+    output = d.get("output")
+    if type(output) is not dict:  # (plain dicts read without a call: P9's cost goal)
+        output = opt_map(d, "output", "")
     if output is None:
         raise missing("", "output", "an object")
-    message = opt_map(output, "message", "output")
+    message = output.get("message")
+    if type(message) is not dict:
+        message = opt_map(output, "message", "output")
     if message is None:
         raise missing("output", "message", "an object")
     content = message.get("content")
@@ -141,10 +146,13 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
                 sigs.append(sig)
         if red:
             redacted = True
-    u = opt_map(d, "usage", "")
+    u = d.get("usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(d, "usage", "")
     figures = usage_figures(u, "usage") if u is not None else None
     return (
-        "".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, redacted, sigs, figures, d.get("stopReason"),
     )
 
 
