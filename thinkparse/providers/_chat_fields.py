@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
 from ._access import (
+    COUNT_TYPES,
     Figures,
     Where,
     count_figures,
@@ -27,10 +28,20 @@ _NO_FIGURES: Figures = (None, None, None, None)
 # --- usage (P5, P12) ---------------------------------------------------------------------------
 def _figures(u: Mapping[str, Any], where: Where) -> Figures:
     """(input, output, total, reasoning) of one usage object."""
-    p, c, t, r = count_figures(
-        u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
-        ("completion_tokens_details", "reasoning_tokens"),
-    )
+    p = u.get("prompt_tokens")
+    c = u.get("completion_tokens")
+    t = u.get("total_tokens")
+    det = u.get("completion_tokens_details")
+    r = det.get("reasoning_tokens") if type(det) is dict else None
+    ok = COUNT_TYPES
+    if not (
+        type(p) in ok and type(c) in ok and type(t) in ok and type(r) in ok
+        and (det is None or type(det) is dict)
+    ):  # anything but plain ints and dicts: the checked read (the usual case costs no call)
+        p, c, t, r = count_figures(
+            u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
+            ("completion_tokens_details", "reasoning_tokens"),
+        )
     if r is None and "reasoning_tokens" in u:
         r = opt_int(u, "reasoning_tokens", where)
     if r and p is not None and c is not None and t is not None and t == p + c + r:
