@@ -133,8 +133,6 @@ def candidate(cands: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]]:
 
 def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole response: a stream of one chunk, handed to the collector in one call."""
-    choice = choice
-    where = ("candidates", choice, "content", "parts")
     visible: list[str] = []
     runs: list[list[str]] = []
     run: list[str] = []
@@ -161,13 +159,15 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
         parts = parts_in(c0, choice) if c0 is not None else None
     for i, p in enumerate(parts or ()):
         if type(p) is not dict:
-            p = item_map(p, where, i)
+            p = item_map(p, ("candidates", choice, "content", "parts"), i)
         text = p.get("text")
         if text is not None and type(text) is not str:
-            text = opt_str(p, "text", (where, i))
+            text = opt_str(p, "text", ("candidates", choice, "content", "parts", i))
         sig = p.get("thoughtSignature") or p.get("thought_signature")
         if sig:
-            sig = signature_text(sig, (where, i), "thoughtSignature")
+            sig = signature_text(
+                sig, ("candidates", choice, "content", "parts", i), "thoughtSignature"
+            )
             if sig:
                 if sigs is None:
                     sigs = [sig]
