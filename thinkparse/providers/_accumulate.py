@@ -53,13 +53,13 @@ from ._wire import as_list, as_map, jsonify
 _SENTINEL: Any = object()
 
 
-def _parse_json(pieces: list[str], where: str, errors: list[ResponseShapeError]) -> Any:
+def _parse_json(pieces: list[str], where: str, acc: AccumulatorBase) -> Any:
     text = "".join(pieces)
     try:
         return json.loads(text)
     except ValueError:
-        errors.append(ResponseShapeError(where, "streamed tool input is not valid JSON "
-                                                "(a truncated stream?)"))
+        acc.fail(ResponseShapeError(where, "streamed tool input is not valid JSON "
+                                           "(a truncated stream?)"))
         return text
 
 
@@ -68,10 +68,18 @@ class AccumulatorBase:
 
     #: Events handed over with :meth:`defer`, read on first use (``None``: none yet).
     later: Optional[list[Mapping[str, Any]]] = None
+    #: Errors met while building the response, in order (``None``: none).
+    errors: Optional[list[ResponseShapeError]] = None
+    #: The choice added up (W4); each family's ``__init__`` sets it (no base call: a stream
+    #: builds one accumulator, cheaply).
+    choice: int = 0
 
-    def __init__(self, choice: int) -> None:
-        self.choice = choice
-        self.errors: list[ResponseShapeError] = []
+    def fail(self, error: ResponseShapeError) -> None:
+        """Record an error met while building the response; :meth:`check` raises the first."""
+        if self.errors is None:
+            self.errors = [error]
+        else:
+            self.errors.append(error)
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """Add one event up (each family reads its own)."""
@@ -118,7 +126,7 @@ _ANTHROPIC_DELTAS = {
 
 class Anthropic(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[str]] = {}
@@ -181,7 +189,7 @@ class Anthropic(AccumulatorBase):
                     b[key] = (prev if isinstance(prev, str) else "") + "".join(p)
             p = self.pieces.get((idx, "partial_json"))
             if p and "".join(p):
-                b["input"] = _parse_json(p, f"content[{pos}].input", self.errors)
+                b["input"] = _parse_json(p, f"content[{pos}].input", self)
             content.append(b)
         return {**self.base, "content": content}
 
@@ -189,7 +197,7 @@ class Anthropic(AccumulatorBase):
 # --- Bedrock -----------------------------------------------------------------------------------
 class Bedrock(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[Any]] = {}
@@ -268,7 +276,7 @@ class Bedrock(AccumulatorBase):
             p = self.pieces.get((idx, "input"))
             if p is not None and isinstance(b.get("toolUse"), dict):
                 where = f"output.message.content[{pos}].toolUse.input"
-                b["toolUse"] = {**b["toolUse"], "input": _parse_json(p, where, self.errors)}
+                b["toolUse"] = {**b["toolUse"], "input": _parse_json(p, where, self)}
             content.append(b)
         msg = {"role": self.base.pop("role", "assistant"), "content": content}
         return {"output": {"message": msg}, **self.base}
@@ -277,7 +285,7 @@ class Bedrock(AccumulatorBase):
 # --- Responses ---------------------------------------------------------------------------------
 class Responses(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.items: dict[Any, Any] = {}
         self.final: Optional[list[Any]] = None

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._errors import ResponseShapeError
 from ._accumulate import AccumulatorBase
 from ._wire import as_list, as_map, jsonify
 
@@ -21,7 +20,7 @@ class Gemini(AccumulatorBase):
     """Streamed ``GenerateContentResponse`` chunks added up."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.cand: dict[str, Any] = {}
         self.content: dict[str, Any] = {}
@@ -120,7 +119,6 @@ class Chat(AccumulatorBase):
 
     def __init__(self, choice: int) -> None:
         self.choice = choice
-        self.errors: list[ResponseShapeError] = []
         self.base: dict[str, Any] = {}
         self.fields: dict[str, list[str]] = {}  # content, refusal, reasoning_content, reasoning
         self.chunks: Optional[list[list[Any]]] = None  # [type, dict, pieces] for list content
@@ -339,7 +337,7 @@ class Ollama(AccumulatorBase):
     """NDJSON objects added up."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.msg: Optional[dict[str, Any]] = None
         self.pieces: dict[str, list[str]] = {}

@@ -48,6 +48,8 @@ from ._registry import REGISTRY, Decoder, check_provider, event_family
 from ._turn import Message
 
 _EMPTY = Delta("", "")
+#: ``_given`` once the model's preset was looked for: no options (never changed).
+_DECIDED: dict[str, Any] = {}
 
 
 class StreamNormalizer:
@@ -187,8 +189,9 @@ class StreamNormalizer:
         return d
 
     def _model_preset(self, ev: Mapping[str, Any]) -> None:
-        preset = preset_for(model_name(ev))
-        self._given = {}  # the first model named decides
+        m = ev.get("model")  # the usual place, read without a call
+        preset = preset_for(m if type(m) is str and m else model_name(ev))
+        self._given = _DECIDED  # the first model named decides
         if preset is not None:
             given = {"preset": preset}
             self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given), given)
