@@ -158,3 +158,58 @@ def test_first_chat_chunk_short_path_keeps_the_top_level_keys() -> None:
     sn.close()
     assert sn.message == {"role": "assistant", "content": "hi!"}
     assert sn.result.visible == "hi!"
+
+
+# --- X1/X2: events added up on first use ------------------------------------------------------
+CITED = [
+    {"type": "message_start", "message": {"id": "m", "type": "message", "role": "assistant",
+                                          "model": "c", "content": [],
+                                          "usage": {"input_tokens": 1}}},
+    {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 0,
+     "delta": {"type": "citations_delta",
+               "citation": {"type": "char_location", "cited_text": "x", "document_index": 0}}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Hi"}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
+     "usage": {"output_tokens": 3}},
+]
+
+
+def test_citation_lands_on_a_block_whose_start_was_kept() -> None:
+    # X2: the citation adds the kept content_block_start up first, so it has its block
+    sn = StreamNormalizer()
+    for ev in CITED:
+        sn.feed(ev)
+    sn.close()
+    assert sn.message == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "Hi", "citations": [
+            {"type": "char_location", "cited_text": "x", "document_index": 0}]}],
+    }
+    assert (sn.result.visible, sn.result.finish_reason) == ("Hi", "end_turn")
+    assert (sn.result.usage.input_tokens, sn.result.usage.output_tokens) == (1, 3)
+
+
+def test_kept_events_are_added_up_in_order_once() -> None:
+    # X1/X2: the kept Anthropic and Responses events give the same turn at every read
+    anth = StreamNormalizer()
+    for ev in CITED:
+        anth.feed(ev)
+    anth.close()
+    first = anth.message
+    assert anth.message == first
+    resp = StreamNormalizer()
+    item = {"id": "rs", "type": "reasoning", "summary": [{"type": "summary_text", "text": "r"}]}
+    msg = {"id": "m1", "type": "message", "role": "assistant", "status": "completed",
+           "content": [{"type": "output_text", "text": "a", "annotations": []}]}
+    for ev in [
+        {"type": "response.created", "response": {"id": "r", "model": "o4", "output": []}},
+        {"type": "response.output_item.done", "output_index": 1, "item": msg},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+    ]:
+        resp.feed(ev)
+    resp.close()
+    assert [b.wire for b in resp.result.blocks] == [item]
+    assert resp.message == resp.message
+    assert resp.result.visible == "a" and resp.result.reasoning == "r"
