@@ -124,6 +124,7 @@ class Chat(AccumulatorBase):
         self.chunks: Optional[list[list[Any]]] = None  # [type, dict, pieces] for list content
         self.legacy: Optional[list[str]] = None
         self.nkeys = -1  # the number of top-level keys of the last event
+        self.first: Optional[Mapping[str, Any]] = None  # the first chunk, its keys not read yet
         # Built when a chunk first needs it: a stream of text chunks never does (its first
         # event stays cheap, docs/behaviour.md#p9's cost goal).
         self.rest: Optional[_ChatRest] = None
@@ -137,8 +138,24 @@ class Chat(AccumulatorBase):
     def top(self, ev: Mapping[str, Any]) -> None:
         """Read a chunk's top-level keys (the first value wins for id, model..., the last for
         usage); chunks of one shape repeat them, so callers skip this while ``len(ev)`` stays
-        ``nkeys`` and the chunk has no ``usage``."""
+        ``nkeys`` and the chunk has no ``usage``.
+
+        The first chunk's keys are read on first use (the stream's first event stays cheap;
+        docs/behaviour.md#x1 lets the turn be built lazily): that one event is kept until then,
+        and any later chunk read here reads it first, so the order of the reads is kept.
+        """
         self.nkeys = len(ev)
+        first = self.first
+        if first is None:
+            if not self.base:
+                self.first = ev
+                return
+        else:
+            self.first = None
+            self._top(first)
+        self._top(ev)
+
+    def _top(self, ev: Mapping[str, Any]) -> None:
         base = self.base
         for k, v in ev.items():
             if v is not None and k != "choices" and (k not in base or k in _LAST):
@@ -294,6 +311,10 @@ class Chat(AccumulatorBase):
                 cur[k] = jsonify(v)
 
     def build(self) -> dict[str, Any]:
+        first = self.first
+        if first is not None:
+            self.first = None
+            self._top(first)
         choice: dict[str, Any] = {"index": self.choice}
         rest = self.rest if self.rest is not None else _ChatRest()
         if self.legacy is not None and not rest.seen and not rest.tools:
