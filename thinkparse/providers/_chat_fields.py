@@ -1,5 +1,6 @@
 """Field readers of Chat Completions messages and chunks (``openai_chat``): usage figures (P5,
-P12), Mistral content chunks, OpenRouter ``reasoning_details`` and the reasoning fields (P4).
+P12), Mistral content chunks, OpenRouter ``reasoning_details``, the reasoning fields (P4) and
+the chosen choice (W4).
 
 The wire facts and decisions are listed in :mod:`.openai_chat`.
 """
@@ -9,12 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+from .._errors import ResponseShapeError
 from ._access import (
     COUNT_TYPES,
     Figures,
     Where,
     count_figures,
     item_map,
+    join_path,
     opt_int,
     opt_map,
     opt_str,
@@ -168,3 +171,29 @@ def first_readable(msg: Mapping[str, Any], where: Where) -> Optional[str]:
     if r and not r.isspace():
         return r
     return None
+
+
+def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
+    """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
+
+    Raises:
+        ResponseShapeError: no such choice (``path`` is ``choices[choice]``).
+    """
+    if choice < len(choices):
+        c = choices[choice]
+        if type(c) is not dict:
+            c = item_map(c, "choices", choice)
+        idx = c.get("index")
+        if idx is None or idx == choice:
+            return choice, c
+    for i, c in enumerate(choices):
+        if type(c) is not dict:
+            c = item_map(c, "choices", i)
+        if c.get("index") == choice:
+            return i, c
+    if choice == 0:
+        c = choices[0]
+        return 0, c if type(c) is dict else item_map(c, "choices", 0)
+    raise ResponseShapeError(
+        join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
+    )

@@ -66,24 +66,9 @@ class Collector:
     # events, and slots keep those first writes as cheap as the later ones (docs/behaviour.md
     # #p9's cost goal).
     __slots__ = (
-        "_dedicated",
-        "_dr",
-        "_dv",
-        "_fmt",
-        "_make_scanner",
-        "_pending",
-        "_rea",
-        "_redacted",
-        "_released",
-        "_router",
-        "_seg_key",
-        "_seg_started",
-        "_signatures",
-        "_sir",
-        "_u",
-        "_vis",
-        "finish_reason",
-        "options",
+        "_dedicated", "_dr", "_dv", "_fmt", "_make_scanner", "_pending", "_rea", "_redacted",
+        "_released", "_router", "_seg_key", "_seg_started", "_signatures", "_sir", "_u", "_vis",
+        "finish_reason", "options",
     )
 
     def __init__(

@@ -70,7 +70,7 @@ class Family:
     is_event: Callable[[Mapping[str, Any]], bool]
     """Whether a stream event has this family's shape."""
     decoder: Callable[[Collector, int], Decoder]
-    """Builds the decoder of one message (collector, choice)."""
+    """Builds the decoder of one streamed message (collector, choice)."""
 
 
 def _is_list(v: Any) -> bool:

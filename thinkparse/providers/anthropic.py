@@ -120,7 +120,7 @@ _ACC_DEFERS = ("content_block_start", "message_start", "message_delta")
 
 
 class Decoder:
-    """Decodes a Messages API ``Message`` or its stream events."""
+    """Decodes a Messages API stream, event by event (whole messages: :func:`response`)."""
 
     __slots__ = ("_blocks", "acc", "out")
 

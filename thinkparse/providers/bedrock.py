@@ -157,7 +157,7 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 
 
 class Decoder:
-    """Decodes a ``Converse`` response or ConverseStream events."""
+    """Decodes ConverseStream events (whole ``Converse`` responses: :func:`response`)."""
 
     __slots__ = ("_sigs", "acc", "out")
 

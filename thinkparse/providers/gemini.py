@@ -199,7 +199,7 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 
 
 class Decoder:
-    """Decodes ``GenerateContentResponse`` objects: a whole response or one stream chunk."""
+    """Decodes a stream of ``GenerateContentResponse`` chunks (whole ones: :func:`response`)."""
 
     __slots__ = ("_choice", "_in_thought", "_seg", "acc", "out")
 

@@ -59,7 +59,8 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 
 
 class Decoder:
-    """Decodes ``/api/chat`` and ``/api/generate`` objects, whole or streamed (NDJSON)."""
+    """Decodes streamed (NDJSON) ``/api/chat`` and ``/api/generate`` objects (whole ones:
+    :func:`response`)."""
 
     __slots__ = ("acc", "out")
 

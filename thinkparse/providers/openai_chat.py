@@ -52,12 +52,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._errors import ResponseShapeError
 from .._types import Delta
 from ._access import (
     Where,
     item_map,
-    join_path,
     missing,
     opt_list,
     opt_map,
@@ -73,6 +71,7 @@ from ._chat_fields import (
     content_parts,
     details,
     first_readable,
+    pick,
     thinking_text,
     usage_figures,
 )
@@ -85,32 +84,6 @@ NEUTRAL_EVENTS = frozenset({"ping", "error"})
 
 #: The one-field deltas of the usual chunk: reasoning fields (P4) and the answer's content.
 _SHORT_FIELDS = {"reasoning_content": FIELD, "reasoning": FIELD, "content": "content"}
-
-
-def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
-    """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
-
-    Raises:
-        ResponseShapeError: no such choice (``path`` is ``choices[choice]``).
-    """
-    if choice < len(choices):
-        c = choices[choice]
-        if type(c) is not dict:
-            c = item_map(c, "choices", choice)
-        idx = c.get("index")
-        if idx is None or idx == choice:
-            return choice, c
-    for i, c in enumerate(choices):
-        if type(c) is not dict:
-            c = item_map(c, "choices", i)
-        if c.get("index") == choice:
-            return i, c
-    if choice == 0:
-        c = choices[0]
-        return 0, c if type(c) is dict else item_map(c, "choices", 0)
-    raise ResponseShapeError(
-        join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
-    )
 
 
 def _message(
@@ -199,14 +172,14 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 
 
 class Decoder:
-    """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
+    """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
 
     __slots__ = ("_after_text", "_choice", "_mseg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        #: A stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is read
-        #: once; ``None`` when the caller feeds it.
+        #: The stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is
+        #: read once; ``None`` when the caller feeds it (the two-read path).
         self.acc: Any = Chat(choice)
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number

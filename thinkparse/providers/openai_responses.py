@@ -194,7 +194,7 @@ _ACC_DEFERS = frozenset({
 
 
 class Decoder:
-    """Decodes a Responses API ``Response`` or its stream events."""
+    """Decodes a Responses API stream, event by event (whole ``Response``: :func:`response`)."""
 
     __slots__ = ("_kind", "_phase", "_seen", "acc", "out")
 
