@@ -6,8 +6,11 @@ family comes from ``provider=`` or from the first event that decides it (P8: kee
 (:mod:`._registry`) turns each event into parts for the one :class:`~._collector.Collector`, which
 routes content through a :class:`~thinkparse.ThinkScanner` (built from the constructor's
 options, or the model's preset, W4/P13) or a harmony scanner, separates reasoning segments (S3)
-and keeps the last reported usage (P12); :mod:`._accumulate` adds the events up into the
-response they stand for, from which the blocks (X1) and the message (X2) are built.
+and keeps the last reported usage (P12); the decoder also feeds its accumulator
+(:mod:`._accumulate`), which adds the events up into the response they stand for, from which
+the blocks (X1) and the message (X2) are built on first use.  The usual event (one piece of
+text) is read once and its delta comes straight from the collector (docs/behaviour.md#p9's
+cost goal).
 
 Decisions where docs/behaviour.md is silent:
 
