@@ -213,3 +213,40 @@ def test_kept_events_are_added_up_in_order_once() -> None:
     assert [b.wire for b in resp.result.blocks] == [item]
     assert resp.message == resp.message
     assert resp.result.visible == "a" and resp.result.reasoning == "r"
+
+
+# --- P9/X2: the Anthropic short path against the two-read path -------------------------------
+anthropic_event = st.one_of(
+    st.builds(
+        lambda i, kind, v: {"type": "content_block_delta", "index": i,
+                            "delta": {"type": f"{kind}_delta", kind: v}},
+        st.sampled_from([0, 1]), st.sampled_from(["text", "thinking", "signature"]),
+        st.sampled_from(["", "a", " b", "\n"]),
+    ),
+    st.builds(
+        lambda i, kind: {"type": "content_block_start", "index": i,
+                         "content_block": {"type": kind, kind: ""}},
+        st.sampled_from([0, 1]), st.sampled_from(["text", "thinking"]),
+    ),
+    st.builds(lambda i: {"type": "content_block_stop", "index": i}, st.sampled_from([0, 1])),
+    st.just({"type": "ping"}),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(anthropic_event, min_size=1, max_size=16))
+def test_anthropic_short_path_gives_what_the_full_read_gives(events: list[Any]) -> None:
+    # P9/X2: remembered blocks and piece lists change no delta, result or message
+    start = {"type": "message_start", "message": {"type": "message", "role": "assistant",
+                                                  "content": [], "model": "m"}}
+    fast = StreamNormalizer(provider="anthropic")
+    full = StreamNormalizer(provider="anthropic")
+    full_acc = full._acc
+    full._decoder.acc = None  # type: ignore[union-attr]  # the test feeds the accumulator
+    for ev in [start, *events]:
+        assert fast.feed(ev) == full.feed(ev)
+        full_acc.event(ev)
+    assert fast.close() == full.close()
+    assert fast.result == full.result
+    assert fast.result.signatures == full.result.signatures
+    assert fast.message == full.message

@@ -122,7 +122,7 @@ _ACC_DEFERS = ("content_block_start", "message_start", "message_delta")
 class Decoder:
     """Decodes a Messages API stream, event by event (whole messages: :func:`response`)."""
 
-    __slots__ = ("_blocks", "acc", "out")
+    __slots__ = ("_blocks", "_idx", "_key", "_pieces", "_seg", "_sig", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
@@ -131,6 +131,14 @@ class Decoder:
         self.acc: Any = Anthropic(choice)
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
+        # The last text, thinking or signature delta's field and block index, with the
+        # accumulator's piece list, the segment key and the signature list it went to: the next
+        # delta of the same block and field takes them as they are (no look-up, P9's cost goal).
+        self._key = ""
+        self._idx: Any = None
+        self._pieces: list[str] = []
+        self._seg: tuple[str, Any] = ("b", None)
+        self._sig: list[str] = []
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")
@@ -170,7 +178,19 @@ class Decoder:
                 v = d.get(key) if key else None
                 idx = ev.get("index")
                 if type(v) is str and (idx is None or type(idx) is int):
+                    if key == self._key and idx == self._idx:
+                        # the same block and field as the last delta: its lists as remembered
+                        self._pieces.append(v)
+                        if not v:
+                            return _NOTHING
+                        if key == "thinking":
+                            return self.out.reasoning_delta(self._seg, v, BLOCKS)
+                        if key == "text":
+                            return self.out.visible_delta(v)
+                        self._sig.append(v)
+                        return _NOTHING
                     out = _NOTHING
+                    b = None
                     if v:  # the delta straight from the collector (no take() call)
                         if key == "text":
                             out = self.out.visible_delta(v)
@@ -186,10 +206,15 @@ class Decoder:
                     pk = (idx, key)  # as the accumulator's event() would
                     pieces = acc.pieces.get(pk)
                     if pieces is None:
-                        acc.pieces[pk] = [v]
+                        pieces = acc.pieces[pk] = [v]
                     else:
                         pieces.append(v)
+                    if v:  # remembered for the next delta of this block and field
+                        self._key, self._idx, self._pieces = key, idx, pieces
+                        self._seg = ("b", idx)
+                        self._sig = b[2] if b is not None else []
                     return out
+        self._key = ""  # any other event: the next delta looks its block up again
         self._event(ev)
         if t == "content_block_delta":
             acc.event(ev)  # pieces: in order with the short path's
