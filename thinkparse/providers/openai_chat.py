@@ -82,10 +82,6 @@ PROVIDER = "openai_chat"
 #: Keep-alive and error events of other stream formats (they carry nothing to extract).
 NEUTRAL_EVENTS = frozenset({"ping", "error"})
 
-#: The one-field deltas of the usual chunk: reasoning fields (P4) and the answer's content.
-_SHORT_FIELDS = {"reasoning_content": FIELD, "reasoning": FIELD, "content": "content"}
-
-
 def _message(
     msg: Mapping[str, Any], where: Where
 ) -> tuple[str, Optional[list[str]], str, bool, Optional[list[str]]]:
@@ -208,19 +204,24 @@ class Decoder:
                 and c.get("index", 0) == self._choice
             ):
                 delta = c.get("delta")
-                if type(delta) is dict and len(delta) == 1 and "usage" not in ev and (
-                    "x_groq" not in ev
-                ):
-                    ((k, v),) = delta.items()
-                    field = _SHORT_FIELDS.get(k)
-                    if type(v) is str and field is not None and (
-                        field is FIELD or acc.chunks is None
+                if type(delta) is dict and len(delta) == 1:
+                    # the one field, looked up by name (cheaper than unpacking its items)
+                    k = "content"
+                    v = delta.get(k)
+                    if v is None:
+                        k = "reasoning_content"
+                        v = delta.get(k)
+                        if v is None:
+                            k = "reasoning"
+                            v = delta.get(k)
+                    if type(v) is str and (k != "content" or acc.chunks is None) and (
+                        "usage" not in ev and "x_groq" not in ev
                     ):
                         if len(ev) != acc.nkeys:
                             acc.top(ev)
                         d = None
                         if v:  # the delta straight from the collector (no take() call)
-                            if field is FIELD:
+                            if k != "content":
                                 d = self.out.reasoning_delta("f", v, FIELD)
                             else:
                                 self._after_text = True
