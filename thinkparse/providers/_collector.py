@@ -250,7 +250,13 @@ class Collector:
             return self.take()
         if not text:
             return _EMPTY
-        v, r = router.feed(text, self._dedicated, self._released)
+        sc = router.think_scanner
+        if sc is not None:  # the <think> route, without a call to the router
+            v, r = sc.feed(text)
+            if r:
+                r = router.scan_reasoning(r, self._released)
+        else:
+            v, r = router.feed(text, self._dedicated, self._released)
         if r:
             self._released = True
             self._rea.append(r)
