@@ -112,7 +112,7 @@ class InlineRouter:
         return v, r
 
     def scan_reasoning(self, r: str, released: bool) -> str:
-        """Reasoning ``r`` the ``<think>`` scanner released, preceded by ``"\n\n"`` when it is
+        """Reasoning ``r`` the ``<think>`` scanner released, preceded by ``"\\n\\n"`` when it is
         the scanner's first and reasoning was already released elsewhere (S3)."""
         if not self._scan_released:
             self._scan_released = True
