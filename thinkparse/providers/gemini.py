@@ -63,9 +63,12 @@ _SNAKE = (
 
 def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
     """(input, output, total, reasoning), or ``None`` when the response has no usage."""
-    u, key = _get(d, "usageMetadata", "usage_metadata")
+    u = d.get("usageMetadata")  # (the usual key read without a call)
+    key = "usageMetadata"
     if u is None:
-        return None
+        u, key = _get(d, "usageMetadata", "usage_metadata")
+        if u is None:
+            return None
     if type(u) is not dict:
         u = opt_map(d, key, "")
         if u is None:
