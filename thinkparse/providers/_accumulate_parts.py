@@ -354,6 +354,11 @@ class Chat(AccumulatorBase):
 
 
 # --- Ollama ------------------------------------------------------------------------------------
+_OLLAMA_TEXT = ("content", "thinking", "response")
+_OLLAMA_MSG_TEXT = frozenset({"content", "thinking", "tool_calls"})
+_OLLAMA_NOT_BASE = frozenset({"message", "response", "thinking", "tool_calls"})
+
+
 class Ollama(AccumulatorBase):
     """NDJSON objects added up."""
 
@@ -365,23 +370,36 @@ class Ollama(AccumulatorBase):
         self.tools: list[Any] = []
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        msg = as_map(ev.get("message"))
+        # Scalars are copied without a call to jsonify, and a list is made only for a new key
+        # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
+        msg = ev.get("message")
+        if type(msg) is not dict:
+            msg = as_map(msg)
         holder: Mapping[str, Any] = ev
         if msg is not None:
-            if self.msg is None:
-                self.msg = {}
+            m = self.msg
+            if m is None:
+                m = self.msg = {}
             holder = msg
             for k, v in msg.items():
-                if k not in ("content", "thinking", "tool_calls") and v is not None:
-                    self.msg[k] = jsonify(v)
-        for k in ("content", "thinking", "response"):
+                if v is not None and k not in _OLLAMA_MSG_TEXT:
+                    m[k] = v if type(v) in _SCALARS else jsonify(v)
+        pieces = self.pieces
+        for k in _OLLAMA_TEXT:
             v = holder.get(k)
-            if isinstance(v, str):
-                self.pieces.setdefault(k, []).append(v)
-        self.tools.extend(jsonify(x) for x in as_list(holder.get("tool_calls")))
+            if type(v) is str or isinstance(v, str):
+                p = pieces.get(k)
+                if p is None:
+                    pieces[k] = [v]
+                else:
+                    p.append(v)
+        tools = holder.get("tool_calls")
+        if tools:
+            self.tools.extend(jsonify(x) for x in as_list(tools))
+        base = self.base
         for k, v in ev.items():
-            if k not in ("message", "response", "thinking", "tool_calls") and v is not None:
-                self.base[k] = jsonify(v)
+            if v is not None and k not in _OLLAMA_NOT_BASE:
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def build(self) -> dict[str, Any]:
         joined = {k: "".join(v) for k, v in self.pieces.items()}
