@@ -13,6 +13,8 @@ from ._wire import as_list, as_map, jsonify
 
 _LAST_WINS = frozenset({"usageMetadata", "usage_metadata"})
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
+#: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
+_SCALARS = frozenset({str, int, float, bool})
 
 
 # --- Gemini ------------------------------------------------------------------------------------
@@ -28,35 +30,39 @@ class Gemini(AccumulatorBase):
         self.texts: list[list[str]] = []  # text pieces per part (text parts only)
 
     def event(self, ev: Mapping[str, Any]) -> None:
+        # Plain dicts and scalars are read without a call each (every event of a stream comes
+        # here: docs/behaviour.md#p9's cost goal).
         base = self.base
         for k, v in ev.items():
             if k != "candidates" and (k not in base or k in _LAST_WINS):
-                base[k] = jsonify(v)
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
         for i, c in enumerate(as_list(ev.get("candidates"))):
-            m = as_map(c)
+            m = c if type(c) is dict else as_map(c)
             if m is None:
                 continue
             idx = m.get("index")
             if (i if idx is None else idx) != self.choice:
                 continue
+            cand = self.cand
             for k, v in m.items():
                 if k != "content":
-                    self.cand[k] = jsonify(v)
-            content = as_map(m.get("content"))
-            if content is None:
-                continue
+                    cand[k] = v if type(v) in _SCALARS else jsonify(v)
+            content = m.get("content")
+            if type(content) is not dict:
+                content = as_map(content)
+                if content is None:
+                    continue
+            kept = self.content
             for k, v in content.items():
                 if k != "parts":
-                    self.content[k] = jsonify(v)
+                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
             for p in as_list(content.get("parts")):
-                pm = as_map(p)
+                pm = p if type(p) is dict else as_map(p)
                 if pm is not None:
                     self._part(pm)
 
     def _part(self, p: Mapping[str, Any]) -> None:
-        is_text = "text" in p and isinstance(p.get("text"), str) and all(
-            k in _TEXT_KEYS for k in p
-        )
+        is_text = "text" in p and isinstance(p.get("text"), str) and _TEXT_KEYS.issuperset(p)
         sig_key = "thoughtSignature" if "thoughtSignature" in p else (
             "thought_signature" if "thought_signature" in p else None
         )
@@ -96,8 +102,6 @@ _CONCAT_DETAIL = ("text", "summary", "data")
 _DELTA_KEYS = frozenset({"delta", "message", "text"})
 _STR_FIELDS = frozenset({"content", "refusal", "reasoning_content", "reasoning"})
 _LAST = ("usage", "x_groq")
-#: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
-_SCALARS = frozenset({str, int, float, bool})
 
 
 class _ChatRest:
