@@ -72,9 +72,13 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
 
 def as_map(v: Any) -> Optional[Mapping[str, Any]]:
     """``v`` as a mapping (models converted), else ``None``."""
-    if type(v) is dict or isinstance(v, Mapping):
+    if type(v) is dict:
         return v
-    if v is None or isinstance(v, (str, bytes, int, float, list, tuple)):
+    if v is None:  # (before the Mapping check, which costs more: absent fields are usual)
+        return None
+    if isinstance(v, Mapping):
+        return v
+    if isinstance(v, (str, bytes, int, float, list, tuple)):
         return None
     return convert(v)
 
