@@ -152,16 +152,14 @@ class Decoder:
         self.out.usage(i_, o, tt, r)
 
     def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
-        """One stream event; then the accumulator's, when this decoder feeds it.
+        """One stream event; then the accumulator's (a text, thinking or signature delta's
+        piece handed to it directly: the event is read once).
 
         Returns:
             The event's :class:`~thinkparse.Delta` when a text or thinking delta's short path
             built it, else ``None`` (the caller takes it from the collector).
         """
         acc = self.acc
-        if acc is None:
-            self._event(ev)
-            return None
         t = ev.get("type")
         if t == "content_block_delta":
             d = ev.get("delta")

@@ -175,7 +175,7 @@ class Decoder:
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         #: The stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is
-        #: read once; ``None`` when the caller feeds it (the two-read path).
+        #: read once.
         self.acc: Any = Chat(choice)
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
@@ -183,16 +183,13 @@ class Decoder:
 
     def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the
-        accumulator's, when this decoder feeds it.
+        accumulator's (the usual chunk's piece handed to it directly: the chunk is read once).
 
         Returns:
             The event's :class:`~thinkparse.Delta` when the usual chunk's short path built it,
             else ``None`` (the caller takes it from the collector).
         """
         acc = self.acc
-        if acc is None:
-            self._event(ev)
-            return None
         choices = ev.get("choices")
         # The usual chunk, read once: one choice holding only index and a one-field text delta
         # (the accumulator's own short path); top-level keys are read when their number changes.
