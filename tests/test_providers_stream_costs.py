@@ -11,6 +11,7 @@ import tracemalloc
 from typing import Any
 
 import pytest
+from _support import TwoReads
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -167,8 +168,7 @@ def test_chat_short_path_gives_what_the_full_read_gives(
     events = [chat_chunk(d, how, top) for (d, how), top in chunks]
     fast = StreamNormalizer(provider="openai_chat")
     full = StreamNormalizer(provider="openai_chat")
-    full._decoder.acc = None  # type: ignore[union-attr]  # the caller feeds the accumulator
-    full._feed_acc = full._acc
+    full._decoder = TwoReads(full._decoder)  # type: ignore[assignment]
     for ev in events:
         assert fast.feed(ev) == full.feed(ev)
     assert fast.close() == full.close()

@@ -1,9 +1,23 @@
 """Stream events added up into the response they stand for (X1, X2).
 
-:class:`~thinkparse.StreamNormalizer` hands each event, after its decoder accepted it, to its
-family's accumulator; at ``close()`` the accumulator gives the response a non-streamed request
-would have returned, which the turn reads its blocks and message from (:mod:`._wire`).  Text
-pieces are kept in lists and joined once (linear in the stream's length).
+:class:`~thinkparse.StreamNormalizer`'s family decoder hands each event it accepted to its
+accumulator (the usual text events: only their piece, read once); on first use the accumulator
+gives the response a non-streamed request would have returned, which the turn reads its blocks
+and message from (:mod:`._wire`).  Text pieces are kept in lists and joined once (linear in the
+stream's length).
+
+Decision (events added up on first use, docs/behaviour.md#x1 lets the turn be built lazily):
+the events that carry a block, an item or the message's own fields -- Anthropic
+``message_start``, ``content_block_start`` and ``message_delta``, Responses
+``response.output_item.done`` and the ``response.*`` lifecycle events -- are kept as they are
+(:meth:`AccumulatorBase.defer`) and added up, in order, when the blocks or the message are first
+read, so a stream whose turn is never read never copies them.  Memory: these are the events
+whose contents the accumulator would copy anyway (a block, an item, the response's fields), so
+keeping the event instead of its copy keeps the same order of memory; text deltas are never
+kept (their pieces are), so a long stream keeps what it kept before.  As with ``normalize``'s
+response (see :mod:`._turn`), the kept events are read when first used: a caller that changes
+an event object after feeding it sees the change in the turn.  A citation delta adds the kept
+events up first (it adds to a block a kept ``content_block_start`` creates).
 
 Rules (docs/behaviour.md#x1, #x2):
 
@@ -39,20 +53,61 @@ from ._wire import as_list, as_map, jsonify
 _SENTINEL: Any = object()
 
 
-def _parse_json(pieces: list[str], where: str, errors: list[ResponseShapeError]) -> Any:
+def _parse_json(pieces: list[str], where: str, acc: AccumulatorBase) -> Any:
     text = "".join(pieces)
     try:
         return json.loads(text)
     except ValueError:
-        errors.append(ResponseShapeError(where, "streamed tool input is not valid JSON "
-                                                "(a truncated stream?)"))
+        acc.fail(ResponseShapeError(where, "streamed tool input is not valid JSON "
+                                           "(a truncated stream?)"))
         return text
 
 
 class AccumulatorBase:
-    def __init__(self, choice: int) -> None:
-        self.choice = choice
-        self.errors: list[ResponseShapeError] = []
+    """What every family's accumulator shares: the choice, the errors met, deferred events."""
+
+    #: Events handed over with :meth:`defer`, read on first use (``None``: none yet).
+    later: Optional[list[Mapping[str, Any]]] = None
+    #: Errors met while building the response, in order (``None``: none).
+    errors: Optional[list[ResponseShapeError]] = None
+    #: The choice added up (W4); each family's ``__init__`` sets it (no base call: a stream
+    #: builds one accumulator, cheaply).
+    choice: int = 0
+
+    def fail(self, error: ResponseShapeError) -> None:
+        """Record an error met while building the response; :meth:`check` raises the first."""
+        if self.errors is None:
+            self.errors = [error]
+        else:
+            self.errors.append(error)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """Add one event up (each family reads its own)."""
+
+    def defer(self, ev: Mapping[str, Any]) -> None:
+        """Keep ``ev`` to add it up on first use (see the module docstring for which)."""
+        later = self.later
+        if later is None:
+            self.later = [ev]
+        else:
+            later.append(ev)
+
+    def catch_up(self) -> None:
+        """Add up the deferred events, in order."""
+        later = self.later
+        self.later = None
+        for ev in later or ():
+            self.event(ev)
+
+    def response(self) -> dict[str, Any]:
+        """The response the events add up to (the deferred ones read first)."""
+        if self.later:
+            self.catch_up()
+        return self.build()
+
+    def build(self) -> dict[str, Any]:
+        """The response from what was added up (each family builds its own)."""
+        raise NotImplementedError
 
     def check(self) -> None:
         """Raise the first error met while building the response (X2)."""
@@ -69,9 +124,9 @@ _ANTHROPIC_DELTAS = {
 }
 
 
-class _Anthropic(AccumulatorBase):
+class Anthropic(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[str]] = {}
@@ -95,6 +150,8 @@ class _Anthropic(AccumulatorBase):
                     else:
                         p.append(v)
             elif d.get("type") == "citations_delta":
+                if self.later:
+                    self.catch_up()  # the block it adds to may be a deferred start
                 b = self.blocks.get(opt_index(ev, "index", ""))
                 if b is not None:
                     b.setdefault("citations", []).append(jsonify(d.get("citation")))
@@ -121,7 +178,7 @@ class _Anthropic(AccumulatorBase):
                     usage = self.base["usage"] = {}
                 usage.update(jsonify(u))
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         content = []
         for pos, (idx, b) in enumerate(self.blocks.items()):
             b = dict(b)
@@ -132,15 +189,15 @@ class _Anthropic(AccumulatorBase):
                     b[key] = (prev if isinstance(prev, str) else "") + "".join(p)
             p = self.pieces.get((idx, "partial_json"))
             if p and "".join(p):
-                b["input"] = _parse_json(p, f"content[{pos}].input", self.errors)
+                b["input"] = _parse_json(p, f"content[{pos}].input", self)
             content.append(b)
         return {**self.base, "content": content}
 
 
 # --- Bedrock -----------------------------------------------------------------------------------
-class _Bedrock(AccumulatorBase):
+class Bedrock(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.blocks: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[Any]] = {}
@@ -196,7 +253,7 @@ class _Bedrock(AccumulatorBase):
         if meta is not None:
             self.base.update(jsonify(meta))
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         content = []
         for pos, (idx, b) in enumerate(self.blocks.items()):
             b = dict(b)
@@ -219,16 +276,16 @@ class _Bedrock(AccumulatorBase):
             p = self.pieces.get((idx, "input"))
             if p is not None and isinstance(b.get("toolUse"), dict):
                 where = f"output.message.content[{pos}].toolUse.input"
-                b["toolUse"] = {**b["toolUse"], "input": _parse_json(p, where, self.errors)}
+                b["toolUse"] = {**b["toolUse"], "input": _parse_json(p, where, self)}
             content.append(b)
         msg = {"role": self.base.pop("role", "assistant"), "content": content}
         return {"output": {"message": msg}, **self.base}
 
 
 # --- Responses ---------------------------------------------------------------------------------
-class _Responses(AccumulatorBase):
+class Responses(AccumulatorBase):
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.items: dict[Any, Any] = {}
         self.final: Optional[list[Any]] = None
@@ -250,7 +307,7 @@ class _Responses(AccumulatorBase):
                 if isinstance(out, list) and out:
                     self.final = out
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         if self.final is not None:
             output = self.final
         else:
@@ -258,22 +315,3 @@ class _Responses(AccumulatorBase):
                 k, int) else 0))
             output = [self.items[k] for k in keys]
         return {**self.base, "output": output}
-
-
-_KINDS: dict[str, Any] = {}
-
-
-def accumulator(family: str, choice: int) -> Any:
-    """The accumulator of a family's stream (``event(ev)``, ``response()``, ``check()``)."""
-    if not _KINDS:
-        from ._accumulate_parts import Chat, Gemini, Ollama  # imports this module
-
-        _KINDS.update(
-            anthropic=_Anthropic,
-            bedrock=_Bedrock,
-            openai_responses=_Responses,
-            gemini=Gemini,
-            openai_chat=Chat,
-            ollama=Ollama,
-        )
-    return _KINDS[family](choice)

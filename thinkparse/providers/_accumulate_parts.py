@@ -13,6 +13,8 @@ from ._wire import as_list, as_map, jsonify
 
 _LAST_WINS = frozenset({"usageMetadata", "usage_metadata"})
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
+#: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
+_SCALARS = frozenset({str, int, float, bool})
 
 
 # --- Gemini ------------------------------------------------------------------------------------
@@ -20,7 +22,7 @@ class Gemini(AccumulatorBase):
     """Streamed ``GenerateContentResponse`` chunks added up."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.cand: dict[str, Any] = {}
         self.content: dict[str, Any] = {}
@@ -28,35 +30,39 @@ class Gemini(AccumulatorBase):
         self.texts: list[list[str]] = []  # text pieces per part (text parts only)
 
     def event(self, ev: Mapping[str, Any]) -> None:
+        # Plain dicts and scalars are read without a call each (every event of a stream comes
+        # here: docs/behaviour.md#p9's cost goal).
         base = self.base
         for k, v in ev.items():
             if k != "candidates" and (k not in base or k in _LAST_WINS):
-                base[k] = jsonify(v)
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
         for i, c in enumerate(as_list(ev.get("candidates"))):
-            m = as_map(c)
+            m = c if type(c) is dict else as_map(c)
             if m is None:
                 continue
             idx = m.get("index")
             if (i if idx is None else idx) != self.choice:
                 continue
+            cand = self.cand
             for k, v in m.items():
                 if k != "content":
-                    self.cand[k] = jsonify(v)
-            content = as_map(m.get("content"))
-            if content is None:
-                continue
+                    cand[k] = v if type(v) in _SCALARS else jsonify(v)
+            content = m.get("content")
+            if type(content) is not dict:
+                content = as_map(content)
+                if content is None:
+                    continue
+            kept = self.content
             for k, v in content.items():
                 if k != "parts":
-                    self.content[k] = jsonify(v)
+                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
             for p in as_list(content.get("parts")):
-                pm = as_map(p)
+                pm = p if type(p) is dict else as_map(p)
                 if pm is not None:
                     self._part(pm)
 
     def _part(self, p: Mapping[str, Any]) -> None:
-        is_text = "text" in p and isinstance(p.get("text"), str) and all(
-            k in _TEXT_KEYS for k in p
-        )
+        is_text = "text" in p and isinstance(p.get("text"), str) and _TEXT_KEYS.issuperset(p)
         sig_key = "thoughtSignature" if "thoughtSignature" in p else (
             "thought_signature" if "thought_signature" in p else None
         )
@@ -79,7 +85,7 @@ class Gemini(AccumulatorBase):
         self.parts.append(part)
         self.texts.append([part.pop("text")] if is_text else None)  # type: ignore[arg-type]
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         parts = []
         for part, pieces in zip(self.parts, self.texts):
             if pieces is not None:
@@ -98,33 +104,70 @@ _STR_FIELDS = frozenset({"content", "refusal", "reasoning_content", "reasoning"}
 _LAST = ("usage", "x_groq")
 
 
+class _ChatRest:
+    """What a Chat stream collects besides text pieces (each empty until used)."""
+
+    __slots__ = ("args", "choice_base", "details", "other", "seen", "tools")
+
+    def __init__(self) -> None:
+        self.choice_base: dict[str, Any] = {}
+        self.seen: set[str] = set()
+        self.tools: dict[Any, dict[str, Any]] = {}
+        self.args: dict[Any, list[str]] = {}
+        self.details: dict[Any, dict[str, Any]] = {}
+        self.other: dict[str, Any] = {}
+
+
 class Chat(AccumulatorBase):
     """``chat.completion.chunk`` events added up (the chosen choice)."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
-        self.choice_base: dict[str, Any] = {}
         self.fields: dict[str, list[str]] = {}  # content, refusal, reasoning_content, reasoning
-        self.seen: set[str] = set()
         self.chunks: Optional[list[list[Any]]] = None  # [type, dict, pieces] for list content
-        self.tools: dict[Any, dict[str, Any]] = {}
-        self.args: dict[Any, list[str]] = {}
-        self.details: dict[Any, dict[str, Any]] = {}
         self.legacy: Optional[list[str]] = None
-        self.other: dict[str, Any] = {}
         self.nkeys = -1  # the number of top-level keys of the last event
+        self.first: Optional[Mapping[str, Any]] = None  # the first chunk, its keys not read yet
+        # Built when a chunk first needs it: a stream of text chunks never does (its first
+        # event stays cheap, docs/behaviour.md#p9's cost goal).
+        self.rest: Optional[_ChatRest] = None
+
+    def _more(self) -> _ChatRest:
+        rest = self.rest
+        if rest is None:
+            rest = self.rest = _ChatRest()
+        return rest
+
+    def top(self, ev: Mapping[str, Any]) -> None:
+        """Read a chunk's top-level keys (the first value wins for id, model..., the last for
+        usage); chunks of one shape repeat them, so callers skip this while ``len(ev)`` stays
+        ``nkeys`` and the chunk has no ``usage``.
+
+        The first chunk's keys are read on first use (the stream's first event stays cheap;
+        docs/behaviour.md#x1 lets the turn be built lazily): that one event is kept until then,
+        and any later chunk read here reads it first, so the order of the reads is kept.
+        """
+        self.nkeys = len(ev)
+        first = self.first
+        if first is None:
+            if not self.base:
+                self.first = ev
+                return
+        else:
+            self.first = None
+            self._top(first)
+        self._top(ev)
+
+    def _top(self, ev: Mapping[str, Any]) -> None:
+        base = self.base
+        for k, v in ev.items():
+            if v is not None and k != "choices" and (k not in base or k in _LAST):
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        n = len(ev)
-        if n != self.nkeys or "usage" in ev:
-            # a chunk of another shape: read its top-level keys (the first value wins for
-            # id, model..., the last for usage); chunks of one shape repeat them
-            self.nkeys = n
-            base = self.base
-            for k, v in ev.items():
-                if v is not None and k != "choices" and (k not in base or k in _LAST):
-                    base[k] = jsonify(v)
+        if len(ev) != self.nkeys or "usage" in ev:
+            self.top(ev)
         choices = ev.get("choices")
         if type(choices) is list and len(choices) == 1:  # the usual chunk
             c = choices[0]
@@ -163,7 +206,7 @@ class Chat(AccumulatorBase):
                 self._delta(d)
 
     def _choice_fields(self, m: Mapping[str, Any]) -> None:
-        cb = self.choice_base
+        cb = self._more().choice_base
         for k, v in m.items():
             if v is not None and k not in _DELTA_KEYS and (k not in cb or k == "finish_reason"):
                 cb[k] = jsonify(v)
@@ -182,7 +225,7 @@ class Chat(AccumulatorBase):
                         else:
                             p.append(v)
                     continue
-                self.seen.add(k)
+                self._more().seen.add(k)
                 if k == "content" and isinstance(v, (list, tuple)):
                     if self.chunks is None:
                         self.chunks = []
@@ -199,8 +242,10 @@ class Chat(AccumulatorBase):
             elif k == "reasoning_details":
                 for j, e in enumerate(as_list(v)):
                     self._detail(j, e)
-            elif v is not None and k not in self.other:
-                self.other[k] = jsonify(v)
+            elif v is not None:
+                other = self._more().other
+                if k not in other:
+                    other[k] = jsonify(v)
 
     def _chunk(self, ch: Mapping[str, Any]) -> None:
         chunks = self.chunks
@@ -232,9 +277,10 @@ class Chat(AccumulatorBase):
         if m is None:
             return
         idx = m.get("index", j)
-        cur = self.tools.get(idx)
+        rest = self._more()
+        cur = rest.tools.get(idx)
         if cur is None:
-            cur = self.tools[idx] = {}
+            cur = rest.tools[idx] = {}
         for k, v in m.items():
             if k == "function":
                 fm = as_map(v)
@@ -244,7 +290,7 @@ class Chat(AccumulatorBase):
                 for fk, fv in fm.items():
                     if fk == "arguments":
                         if isinstance(fv, str):
-                            self.args.setdefault(idx, []).append(fv)
+                            rest.args.setdefault(idx, []).append(fv)
                     elif fv is not None and f.get(fk) is None:
                         f[fk] = jsonify(fv)
             elif k != "index" and v is not None and cur.get(k) is None:
@@ -255,10 +301,11 @@ class Chat(AccumulatorBase):
         if m is None:
             return
         idx = m.get("index")
-        key = idx if isinstance(idx, int) else ("#", len(self.details), j)
-        cur = self.details.get(key)
+        details = self._more().details
+        key = idx if isinstance(idx, int) else ("#", len(details), j)
+        cur = details.get(key)
         if cur is None:
-            self.details[key] = jsonify(m)
+            details[key] = jsonify(m)
             return
         for k, v in m.items():
             if k in _CONCAT_DETAIL and isinstance(v, str):
@@ -267,15 +314,20 @@ class Chat(AccumulatorBase):
             elif v is not None:
                 cur[k] = jsonify(v)
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
+        first = self.first
+        if first is not None:
+            self.first = None
+            self._top(first)
         choice: dict[str, Any] = {"index": self.choice}
-        if self.legacy is not None and not self.seen and not self.tools:
+        rest = self.rest if self.rest is not None else _ChatRest()
+        if self.legacy is not None and not rest.seen and not rest.tools:
             choice["text"] = "".join(self.legacy)
         else:
-            msg: dict[str, Any] = dict(self.other)
+            msg: dict[str, Any] = dict(rest.other)
             msg.setdefault("role", "assistant")
             for k in ("content", "refusal", "reasoning_content", "reasoning"):
-                if k in self.seen or k in self.fields or (
+                if k in rest.seen or k in self.fields or (
                     k == "content" and self.chunks is not None
                 ):
                     p = self.fields.get(k)
@@ -289,53 +341,71 @@ class Chat(AccumulatorBase):
                         body = {**body, "text": "".join(pieces)}
                     content.append(body)
                 msg["content"] = content
-            if self.tools:
+            if rest.tools:
                 calls = []
-                for idx, tc in self.tools.items():
+                for idx, tc in rest.tools.items():
                     tc = dict(tc)
-                    if idx in self.args:
+                    if idx in rest.args:
                         tc["function"] = {**tc.get("function", {}),
-                                          "arguments": "".join(self.args[idx])}
+                                          "arguments": "".join(rest.args[idx])}
                     calls.append(tc)
                 msg["tool_calls"] = calls
-            if self.details:
-                msg["reasoning_details"] = list(self.details.values())
+            if rest.details:
+                msg["reasoning_details"] = list(rest.details.values())
             choice["message"] = msg
-        choice.update(self.choice_base)
+        choice.update(rest.choice_base)
         return {**self.base, "choices": [choice]}
 
 
 # --- Ollama ------------------------------------------------------------------------------------
+_OLLAMA_TEXT = ("content", "thinking", "response")
+_OLLAMA_MSG_TEXT = frozenset({"content", "thinking", "tool_calls"})
+_OLLAMA_NOT_BASE = frozenset({"message", "response", "thinking", "tool_calls"})
+
+
 class Ollama(AccumulatorBase):
     """NDJSON objects added up."""
 
     def __init__(self, choice: int) -> None:
-        super().__init__(choice)
+        self.choice = choice
         self.base: dict[str, Any] = {}
         self.msg: Optional[dict[str, Any]] = None
         self.pieces: dict[str, list[str]] = {}
         self.tools: list[Any] = []
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        msg = as_map(ev.get("message"))
+        # Scalars are copied without a call to jsonify, and a list is made only for a new key
+        # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
+        msg = ev.get("message")
+        if type(msg) is not dict:
+            msg = as_map(msg)
         holder: Mapping[str, Any] = ev
         if msg is not None:
-            if self.msg is None:
-                self.msg = {}
+            m = self.msg
+            if m is None:
+                m = self.msg = {}
             holder = msg
             for k, v in msg.items():
-                if k not in ("content", "thinking", "tool_calls") and v is not None:
-                    self.msg[k] = jsonify(v)
-        for k in ("content", "thinking", "response"):
+                if v is not None and k not in _OLLAMA_MSG_TEXT:
+                    m[k] = v if type(v) in _SCALARS else jsonify(v)
+        pieces = self.pieces
+        for k in _OLLAMA_TEXT:
             v = holder.get(k)
-            if isinstance(v, str):
-                self.pieces.setdefault(k, []).append(v)
-        self.tools.extend(jsonify(x) for x in as_list(holder.get("tool_calls")))
+            if type(v) is str or isinstance(v, str):
+                p = pieces.get(k)
+                if p is None:
+                    pieces[k] = [v]
+                else:
+                    p.append(v)
+        tools = holder.get("tool_calls")
+        if tools:
+            self.tools.extend(jsonify(x) for x in as_list(tools))
+        base = self.base
         for k, v in ev.items():
-            if k not in ("message", "response", "thinking", "tool_calls") and v is not None:
-                self.base[k] = jsonify(v)
+            if v is not None and k not in _OLLAMA_NOT_BASE:
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
 
-    def response(self) -> dict[str, Any]:
+    def build(self) -> dict[str, Any]:
         joined = {k: "".join(v) for k, v in self.pieces.items()}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}

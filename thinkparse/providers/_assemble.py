@@ -1,6 +1,6 @@
 """Result assembly for the collector: formats (P11), usage (P12), joining (P2), inline markup (P3).
 
-* :func:`make_usage` builds :class:`~thinkparse.Usage`; :func:`new_extraction` the
+* :func:`new_result` builds the
   :class:`~thinkparse.Extraction` (a fast path that fills the frozen dataclass directly while it
   provably gives the same object as the constructor; see docs/behaviour.md#p9 for the cost goal).
 * :func:`join_segments` is P2's join; :func:`split_inline` is P3 for a whole text.
@@ -15,9 +15,19 @@ Decisions where docs/behaviour.md is silent:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Callable, Optional
 
-from .._spec import SEPARATOR
+from .._scanner import ThinkScanner
+from .._spec import (
+    CHARS_PER_TOKEN,
+    DEFAULT_CODE_AWARE_OPT,
+    DEFAULT_DELIMITERS_OPT,
+    DEFAULT_MAX_TENTATIVE_OPT,
+    DEFAULT_TAGS_OPT,
+    SEPARATOR,
+    resolve_options,
+)
 from .._think import split_think
 from .._types import Extraction, Usage
 from .harmony import looks_like_harmony, split_harmony
@@ -34,36 +44,40 @@ EMPTY_USAGE = Usage()
 _new = object.__new__
 
 
-def _fast_usage(i: Optional[int], o: Optional[int], r: Optional[int], t: Optional[int]) -> Usage:
-    u: Usage = _new(Usage)
-    # Filling the instance's own (key-sharing) __dict__ is cheaper than replacing it.
-    d = u.__dict__
-    d["input_tokens"] = i
-    d["output_tokens"] = o
-    d["reasoning_tokens"] = r
-    d["total_tokens"] = t
-    return u
+#: Token figures of a usage object: (input, output, total, reasoning).
+Figures = Sequence[Optional[int]]
 
 
-def _fast_extraction(
+def _fast_result(
     visible: str,
     reasoning: Optional[str],
-    reasoning_tokens: Optional[int],
-    tokens_est: int,
     redacted: bool,
     signatures: tuple[str, ...],
     provider: str,
     fmt: str,
-    usage: Usage,
-    finish_reason: Optional[str] = None,
-    turn: Any = None,
+    figures: Optional[Figures],
+    finish_reason: Optional[str],
+    turn: Any,
 ) -> Extraction:
+    # The frozen dataclasses' __init__ costs about a microsecond for the two objects; filling
+    # their own (key-sharing) __dict__ gives an equal object at a third of the cost: the last
+    # step of every normalize and every stream's close() (docs/behaviour.md#p9's cost goal).
+    if figures is None:
+        usage = EMPTY_USAGE
+        r_tokens = None
+    else:
+        usage = _new(Usage)
+        u = usage.__dict__
+        u["input_tokens"] = figures[0]
+        u["output_tokens"] = figures[1]
+        u["reasoning_tokens"] = r_tokens = figures[3]
+        u["total_tokens"] = figures[2]
     e: Extraction = _new(Extraction)
     d = e.__dict__
     d["visible"] = visible
     d["reasoning"] = reasoning
-    d["reasoning_tokens"] = reasoning_tokens
-    d["tokens_est"] = tokens_est
+    d["reasoning_tokens"] = r_tokens
+    d["tokens_est"] = -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0
     d["redacted"] = redacted
     d["signatures"] = signatures
     d["provider"] = provider
@@ -74,40 +88,41 @@ def _fast_extraction(
     return e
 
 
+def _plain_result(
+    visible: str,
+    reasoning: Optional[str],
+    redacted: bool,
+    signatures: tuple[str, ...],
+    provider: str,
+    fmt: str,
+    figures: Optional[Figures],
+    finish_reason: Optional[str],
+    turn: Any,
+) -> Extraction:
+    if figures is None:
+        usage = EMPTY_USAGE
+        r_tokens = None
+    else:
+        r_tokens = figures[3]
+        usage = Usage(figures[0], figures[1], r_tokens, figures[2])
+    tokens_est = -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0
+    return Extraction(visible, reasoning, r_tokens, tokens_est, redacted, signatures, provider,
+                      fmt, usage, finish_reason, turn)
+
+
 def _fast_path_works() -> bool:
-    # The frozen dataclasses' __init__ costs about a microsecond for the two objects; filling
-    # __dict__ directly gives an equal object at a third of the cost (docs/behaviour.md#p9).  Used
-    # only while it provably gives the same object as the constructor.
+    # Used only while it provably gives the same object as the constructors.
     try:
-        u = Usage(1, 2, 3, 4)
-        e = Extraction("v", "r", 1, 1, True, ("s",), "p", "f", u, "stop")
-        fu = _fast_usage(1, 2, 3, 4)
-        fe = _fast_extraction("v", "r", 1, 1, True, ("s",), "p", "f", fu, "stop")
-        return fu == u and fe == e and repr(fe) == repr(e) and hash(fe) == hash(e)
+        args = ("v", "r", True, ("s",), "p", "f", (1, 2, 3, 4), "stop", None)
+        fe, e = _fast_result(*args), _plain_result(*args)
+        return fe == e and fe.usage == e.usage and repr(fe) == repr(e) and hash(fe) == hash(e)
     except Exception:
         return False
 
 
-new_usage: Callable[[Optional[int], Optional[int], Optional[int], Optional[int]], Usage]
-new_extraction: Callable[..., Extraction]
-if _fast_path_works():
-    new_usage, new_extraction = _fast_usage, _fast_extraction
-else:  # pragma: no cover - only if the result types stop having a __dict__
-    new_usage, new_extraction = Usage, Extraction
-
-
-def make_usage(
-    input_tokens: Optional[int],
-    output_tokens: Optional[int],
-    reasoning_tokens: Optional[int],
-    total_tokens: Optional[int],
-) -> Usage:
-    """A :class:`Usage`, sharing one instance when nothing was reported."""
-    if input_tokens is None and output_tokens is None and total_tokens is None and (
-        reasoning_tokens is None
-    ):
-        return EMPTY_USAGE
-    return new_usage(input_tokens, output_tokens, reasoning_tokens, total_tokens)
+#: The :class:`~thinkparse.Extraction` of finished parts: ``(visible, reasoning, redacted,
+#: signatures, provider, format, figures or None, finish reason, turn)``.
+new_result: Callable[..., Extraction] = _fast_result if _fast_path_works() else _plain_result
 
 
 def join_segments(segments: list[str]) -> Optional[str]:
@@ -132,20 +147,70 @@ def split_inline(
     """
     if looks_like_harmony(text):
         s = split_harmony(text)
+        visible, reasoning = s.visible, s.reasoning
         fmt = HARMONY
-    elif think is not None or "<" in text:
-        s = (
-            split_think(text, start_in_reasoning="auto")
-            if think is None
-            else split_think(text, **think)
-        )
-        if s.reasoning is None:
+    else:
+        if think is not None and _default_like(think):
+            think = None  # the defaults' split: no tag can start without a "<"
+        if think is None and "<" not in text:
+            return None
+        if think is None:
+            visible, reasoning = split_auto(text)
+        else:
+            s = split_think(text, **think)
+            visible, reasoning = s.visible, s.reasoning
+        if reasoning is None:
             return None
         fmt = TAGS
-    else:
-        return None
-    reasoning = s.reasoning.strip() if s.reasoning is not None else None
+    reasoning = reasoning.strip() if reasoning is not None else None
     if not reasoning:
-        return s.visible.strip(), None, NONE
-    return s.visible.strip(), reasoning, fmt
+        return visible.strip(), None, NONE
+    return visible.strip(), reasoning, fmt
+
+
+_DEFAULT_LIKE: dict[str, bool] = {}
+
+
+def _default_like(think: dict[str, Any]) -> bool:
+    """Whether one-shot split options are a model preset (P13) with ``"auto"`` that resolves to
+    the defaults' configuration (``qwen3``: the default ``think`` tag), so that
+    :func:`split_auto` gives the same split.  Answers are remembered per preset name."""
+    if len(think) != 2 or think.get("start_in_reasoning") != "auto":
+        return False
+    preset = think.get("preset")
+    if type(preset) is not str:
+        return False
+    known = _DEFAULT_LIKE.get(preset)
+    if known is None:
+        d = DEFAULT_TAGS_OPT, DEFAULT_DELIMITERS_OPT
+        e = DEFAULT_CODE_AWARE_OPT, DEFAULT_MAX_TENTATIVE_OPT
+        known = resolve_options(*d, "auto", *e, preset, allow_auto=True) == resolve_options(
+            *d, "auto", *e, None, allow_auto=True
+        )
+        if len(_DEFAULT_LIKE) < 256:
+            _DEFAULT_LIKE[preset] = known
+    return known
+
+
+def split_auto(text: str) -> tuple[str, Optional[str]]:
+    """``split_think(text, start_in_reasoning="auto")`` with every other option the default.
+
+    The same steps as :func:`~thinkparse.split_think` (docs/behaviour.md#t10: the text is
+    scanned in the default mode; if the first tag consumed was an orphan closer, the text
+    before it is a block of its own and the rest is scanned again), on scanners built with no
+    arguments: a scanner given options, even the defaults, checks them first, which costs more
+    than the scan of a typical answer (docs/behaviour.md#p9's cost goal).
+    """
+    sc = ThinkScanner()
+    v1, r1 = sc.feed(text)
+    v2, r2 = sc.close()
+    orphan_at = sc.orphan_at
+    if orphan_at is None:
+        return v1 + v2, (r1 + r2 if sc.had_block else None)
+    first = text[:orphan_at].strip()
+    sc = ThinkScanner()
+    v1, r1 = sc.feed(text[orphan_at:])
+    v2, r2 = sc.close()
+    rest = r1 + r2 if sc.had_block else None
+    return v1 + v2, SEPARATOR.join(p for p in (first, rest) if p)
 

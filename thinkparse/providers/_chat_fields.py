@@ -1,5 +1,6 @@
 """Field readers of Chat Completions messages and chunks (``openai_chat``): usage figures (P5,
-P12), Mistral content chunks, OpenRouter ``reasoning_details`` and the reasoning fields (P4).
+P12), Mistral content chunks, OpenRouter ``reasoning_details``, the reasoning fields (P4) and
+the chosen choice (W4).
 
 The wire facts and decisions are listed in :mod:`.openai_chat`.
 """
@@ -9,11 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+from .._errors import ResponseShapeError
 from ._access import (
+    COUNT_TYPES,
     Figures,
     Where,
     count_figures,
     item_map,
+    join_path,
     opt_int,
     opt_map,
     opt_str,
@@ -27,10 +31,20 @@ _NO_FIGURES: Figures = (None, None, None, None)
 # --- usage (P5, P12) ---------------------------------------------------------------------------
 def _figures(u: Mapping[str, Any], where: Where) -> Figures:
     """(input, output, total, reasoning) of one usage object."""
-    p, c, t, r = count_figures(
-        u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
-        ("completion_tokens_details", "reasoning_tokens"),
-    )
+    p = u.get("prompt_tokens")
+    c = u.get("completion_tokens")
+    t = u.get("total_tokens")
+    det = u.get("completion_tokens_details")
+    r = det.get("reasoning_tokens") if type(det) is dict else None
+    ok = COUNT_TYPES
+    if not (
+        type(p) in ok and type(c) in ok and type(t) in ok and type(r) in ok
+        and (det is None or type(det) is dict)
+    ):  # anything but plain ints and dicts: the checked read (the usual case costs no call)
+        p, c, t, r = count_figures(
+            u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
+            ("completion_tokens_details", "reasoning_tokens"),
+        )
     if r is None and "reasoning_tokens" in u:
         r = opt_int(u, "reasoning_tokens", where)
     if r and p is not None and c is not None and t is not None and t == p + c + r:
@@ -157,3 +171,29 @@ def first_readable(msg: Mapping[str, Any], where: Where) -> Optional[str]:
     if r and not r.isspace():
         return r
     return None
+
+
+def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
+    """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
+
+    Raises:
+        ResponseShapeError: no such choice (``path`` is ``choices[choice]``).
+    """
+    if choice < len(choices):
+        c = choices[choice]
+        if type(c) is not dict:
+            c = item_map(c, "choices", choice)
+        idx = c.get("index")
+        if idx is None or idx == choice:
+            return choice, c
+    for i, c in enumerate(choices):
+        if type(c) is not dict:
+            c = item_map(c, "choices", i)
+        if c.get("index") == choice:
+            return i, c
+    if choice == 0:
+        c = choices[0]
+        return 0, c if type(c) is dict else item_map(c, "choices", 0)
+    raise ResponseShapeError(
+        join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
+    )

@@ -1,20 +1,23 @@
 """The one collector: every family decoder feeds it parts; it alone builds the Extraction.
 
-A decoder (one per family, see :mod:`._registry`) turns a whole response or one stream event into
-a small set of parts and hands them to a :class:`Collector`:
+A stream's decoder (one per family, see :mod:`._registry`) turns each event into a small set of
+parts and hands them to a :class:`Collector`:
 
 * ``reasoning(key, text, fmt)`` -- readable reasoning text belonging to segment ``key``;
 * ``signature(sig)``, ``redact()`` -- a reasoning signature; unreadable reasoning (P6);
 * ``visible(text)`` -- answer text;
 * ``usage(...)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4).
 
-The raw wire items (the turn, X1/X2) are kept by the decoder's :class:`~._turn.Turn`, which the
+The usual event holds one piece of text: ``reasoning_delta`` / ``visible_delta`` take it and
+return the event's :class:`~thinkparse.Delta` at once (no ``take()`` call).  The raw wire items
+(the turn, X1/X2) are added up by the decoder's accumulator (:mod:`._accumulate`), which the
 collector hands to the Extraction it builds.  A whole response takes a shorter road: the
-decoder's ``response()`` returns all its parts in one tuple (:data:`Parts`: visible text, one
-entry per reasoning segment, redaction, signatures, usage figures, finish reason) and
-:func:`whole_extraction` builds the result from it -- the same result the one-by-one parts give,
-without a collector object and a method call per part (``normalize`` of a typical dict stays
-within docs/behaviour.md#p9's cost goal).  The rules that do not depend on the wire format:
+family's ``response(d, choice)`` function returns all its parts in one tuple (:data:`Parts`:
+visible text, one entry per reasoning segment, redaction, signatures, usage figures, finish
+reason) and :func:`whole_extraction` builds the result from it -- the same result the
+one-by-one parts give, without a collector object and a method call per part (``normalize`` of
+a typical dict stays within docs/behaviour.md#p9's cost goal).  The rules that do not depend on
+the wire format:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its
@@ -34,16 +37,14 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._spec import CHARS_PER_TOKEN, SEPARATOR
+from .._spec import SEPARATOR
 from .._types import Delta, Extraction
 from ._assemble import (
-    EMPTY_USAGE,
     HARMONY,
     NONE,
     TAGS,
     join_segments,
-    new_extraction,
-    new_usage,
+    new_result,
     split_inline,
 )
 from ._inline import InlineRouter
@@ -53,53 +54,47 @@ _EMPTY = Delta("", "")
 
 
 class Collector:
-    """Collects the parts of one message (see the module docstring).
+    """Collects the parts of one streamed message (see the module docstring).
 
     Args:
-        whole: a whole response (one-shot) rather than a stream.
-        make_scanner: builds the stream's :class:`~thinkparse.ThinkScanner` (streams only).
+        make_scanner: builds the stream's :class:`~thinkparse.ThinkScanner` (``None``: the
+            default scanner).
         start_in_reasoning: the stream's content starts inside a reasoning block.
-        think: options for the one-shot inline split (``None``: the defaults with ``"auto"``).
     """
 
-    # No __slots__: the defaults below are class attributes, so a whole response pays only
-    # for the attributes its parts set (docs/behaviour.md#p9's cost goal).
-    _dv = ""
-    _dr = ""
-    _vis: Optional[list[str]] = None
-    _rea: Optional[list[str]] = None
-    _released = False
-    _seg_key: Any = None
-    _seg_started = False
-    _pending: Optional[list[str]] = None
-    _dedicated = False
-    _fmt: Optional[str] = None
-    _redacted = False
-    _signatures: Optional[list[str]] = None
-    _router: Optional[InlineRouter] = None
-    _u: Optional[list[Optional[int]]] = None
-    _make_scanner: Optional[Callable[[], Any]] = None
-    _sir = False
-    _think: Optional[dict[str, Any]] = None
-    finish_reason: Optional[str] = None
-    #: The stream's checked scanner options (``None``: the defaults).
-    options: Optional[dict[str, Any]] = None
+    # Every attribute is set here, in slots: a stream touches most of them on its first
+    # events, and slots keep those first writes as cheap as the later ones (docs/behaviour.md
+    # #p9's cost goal).
+    __slots__ = (
+        "_dedicated", "_dr", "_dv", "_fmt", "_make_scanner", "_pending", "_rea", "_redacted",
+        "_released", "_router", "_seg_key", "_seg_started", "_signatures", "_sir", "_u", "_vis",
+        "finish_reason", "options",
+    )
 
     def __init__(
         self,
-        whole: bool,
         make_scanner: Optional[Callable[[], Any]] = None,
         start_in_reasoning: bool = False,
-        think: Optional[dict[str, Any]] = None,
     ) -> None:
-        self._whole = whole
-        if not whole:
-            self._make_scanner = make_scanner
-            self._sir = start_in_reasoning
-            self._vis = []
-            self._rea = []
-        elif think is not None:
-            self._think = think
+        self._make_scanner = make_scanner
+        self._sir = start_in_reasoning
+        self._vis: list[str] = []
+        self._rea: list[str] = []
+        self._dv = ""
+        self._dr = ""
+        self._released = False
+        self._seg_key: Any = None
+        self._seg_started = False
+        self._pending: Optional[list[str]] = None
+        self._dedicated = False
+        self._fmt: Optional[str] = None
+        self._redacted = False
+        self._signatures: Optional[list[str]] = None
+        self._router: Optional[InlineRouter] = None
+        self._u: Optional[list[Optional[int]]] = None
+        self.finish_reason: Optional[str] = None
+        #: The stream's checked scanner options (``None``: the defaults).
+        self.options: Optional[dict[str, Any]] = None
 
     # --- parts -------------------------------------------------------------------------------
     def reasoning(self, key: Any, text: str, fmt: str) -> None:
@@ -186,7 +181,7 @@ class Collector:
             return
         router = self._router
         if router is None:
-            if self._whole:
+            if self._dedicated:  # the route a router would take for good (P4): no router
                 self._dv += text
                 return
             router = self._router = InlineRouter(
@@ -207,7 +202,7 @@ class Collector:
     ) -> None:
         """Build the stream's inline scanner with ``make_scanner`` (before any visible text);
         ``options``: the scanner's checked options (the turn finds inline blocks with them)."""
-        if self._router is None:
+        if self._router is None and not self._vis and not self._dv:  # no visible text yet
             self._make_scanner = make_scanner
             self._sir = start_in_reasoning
             self.options = options
@@ -218,16 +213,59 @@ class Collector:
         dv = self._dv
         dr = self._dr
         if dv:
-            self._vis.append(dv)  # type: ignore[union-attr]
+            self._vis.append(dv)
             self._dv = ""
             if dr:
-                self._rea.append(dr)  # type: ignore[union-attr]
+                self._rea.append(dr)
                 self._dr = ""
             return _new_delta(Delta, (dv, dr))
         if dr:
-            self._rea.append(dr)  # type: ignore[union-attr]
+            self._rea.append(dr)
             self._dr = ""
             return _new_delta(Delta, (dv, dr))
+        return _EMPTY
+
+    def reasoning_delta(self, key: Any, text: str, fmt: str) -> Delta:
+        """``reasoning(key, text, fmt)`` then ``take()``, for a stream event holding one piece.
+
+        The short path of a stream's usual event (docs/behaviour.md#p9's cost goal): a piece
+        continuing a started segment is released as it is, with no call per part.  Only valid
+        right after a ``take()`` (nothing released since), which ``feed`` guarantees.
+        """
+        if key == self._seg_key and self._seg_started and text:
+            self._rea.append(text)
+            return _new_delta(Delta, ("", text))
+        self.reasoning(key, text, fmt)
+        return self.take()
+
+    def visible_delta(self, text: str) -> Delta:
+        """``visible(text)`` then ``take()``, for a stream event holding one piece of answer
+        text; valid right after a ``take()`` (see :meth:`reasoning_delta`)."""
+        router = self._router
+        if router is None:
+            if self._dedicated and text:  # as visible(): no router after dedicated reasoning
+                self._vis.append(text)
+                return _new_delta(Delta, (text, ""))
+            self.visible(text)
+            return self.take()
+        if not text:
+            return _EMPTY
+        sc = router.think_scanner
+        if sc is not None:  # the <think> route, without a call to the router
+            v, r = sc.feed(text)
+            if r:
+                r = router.scan_reasoning(r, self._released)
+        else:
+            v, r = router.feed(text, self._dedicated, self._released)
+        if r:
+            self._released = True
+            self._rea.append(r)
+            if v:
+                self._vis.append(v)
+            return _new_delta(Delta, (v, r))
+        if v:
+            self._vis.append(v)
+            return _new_delta(Delta, (v, ""))
         return _EMPTY
 
     def flush(self) -> None:
@@ -259,8 +297,8 @@ class Collector:
                 first use (and its errors surface in the message).  With neither: no turn.
         """
         self.take()
-        visible = "".join(self._vis)  # type: ignore[arg-type]
-        reasoning: Optional[str] = "".join(self._rea)  # type: ignore[arg-type]
+        visible = "".join(self._vis)
+        reasoning: Optional[str] = "".join(self._rea)
         router = self._router
         fmt = self._fmt
         if router is not None and router.inline():
@@ -278,23 +316,14 @@ class Collector:
             # Inline blocks are found again from the content on first use (X1).
             found = (fmt, None, self.options or {}) if fmt in (TAGS, HARMONY) else None
             turn = (provider, response, choice, stream, found)
-        u = self._u
-        if u is None:
-            usage = EMPTY_USAGE
-            r_tokens = None
-        else:
-            r_tokens = u[3]
-            usage = new_usage(u[0], u[1], r_tokens, u[2])
-        return new_extraction(
+        return new_result(
             visible,
             reasoning,
-            r_tokens,
-            -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
             self._redacted,
             tuple(self._signatures) if self._signatures else (),
             provider,
             fmt or NONE,
-            usage,
+            self._u,
             self.finish_reason,
             turn,
         )
@@ -303,7 +332,7 @@ class Collector:
 #: Token figures of a usage object: (input, output, total, reasoning).
 Figures = tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
 
-#: Every part of a whole response, as a family decoder's ``response()`` returns them:
+#: Every part of a whole response, as a family's ``response()`` function returns them:
 #: (visible, reasoning segments, format, redacted, signatures, figures, finish reason).
 #: Each segment is its own (P2); the format is that of the readable dedicated reasoning.
 Parts = tuple[
@@ -346,24 +375,16 @@ def whole_extraction(
                     inline = (fmt, source, think)
     if visible and visible.isspace():
         visible = ""
-    if figures is None:
-        usage = EMPTY_USAGE
-        r_tokens = None
-    else:
-        r_tokens = figures[3]
-        usage = new_usage(figures[0], figures[1], r_tokens, figures[2])
     if reason is not None and type(reason) is not str:
         reason = _finish_text(reason)
-    return new_extraction(
+    return new_result(
         visible,
         reasoning,
-        r_tokens,
-        -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0,
         redacted,
         tuple(sigs) if sigs else (),
         provider,
         fmt,
-        usage,
+        figures,
         reason or None,
         (provider, response, choice, None, inline),
     )

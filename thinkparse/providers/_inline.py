@@ -46,6 +46,7 @@ class InlineRouter:
         "_scanner",
         "_sir",
         "mode",
+        "think_scanner",
     )
 
     def __init__(self, make_scanner: Callable[[], Any], start_in_reasoning: bool) -> None:
@@ -55,6 +56,9 @@ class InlineRouter:
         self.mode = UNDECIDED
         self._head = ""
         self._scanner: Any = None
+        #: The ``<think>`` scanner once the route is decided for it (the collector feeds it
+        #: directly then, :meth:`scan_reasoning` for what it releases as reasoning).
+        self.think_scanner: Any = None
         self._scan_released = False
         self._harmony: Optional[HarmonyScanner] = None
 
@@ -63,8 +67,11 @@ class InlineRouter:
         mode = self.mode
         if mode == PASS:
             return text, ""
-        if mode == THINK:
-            return self._think(text, released)
+        if mode == THINK:  # the usual case, without a call to _think
+            v, r = self._scanner.feed(text)
+            if r:
+                r = self.scan_reasoning(r, released)
+            return v, r
         if mode == HARMONY_MODE:
             return self._harmony_feed(text, released)
         return self._decide(text, False, dedicated, released)
@@ -93,7 +100,7 @@ class InlineRouter:
             self._harmony = HarmonyScanner()
             return self._harmony_feed(head, released)
         self.mode = THINK
-        self._scanner = self._make_scanner()
+        self._scanner = self.think_scanner = self._make_scanner()
         if head:
             return self._think(head, released)
         return "", ""
@@ -101,10 +108,12 @@ class InlineRouter:
     def _think(self, text: str, released: bool) -> tuple[str, str]:
         v, r = self._scanner.feed(text)
         if r:
-            r = self._scan_reasoning(r, released)
+            r = self.scan_reasoning(r, released)
         return v, r
 
-    def _scan_reasoning(self, r: str, released: bool) -> str:
+    def scan_reasoning(self, r: str, released: bool) -> str:
+        """Reasoning ``r`` the ``<think>`` scanner released, preceded by ``"\\n\\n"`` when it is
+        the scanner's first and reasoning was already released elsewhere (S3)."""
         if not self._scan_released:
             self._scan_released = True
             if released:
@@ -128,7 +137,7 @@ class InlineRouter:
         if self.mode == THINK:
             v, r = self._scanner.close()
             if r:
-                r = self._scan_reasoning(r, released)
+                r = self.scan_reasoning(r, released)
             return v1 + v, r1 + r
         if self.mode == HARMONY_MODE:
             h = self._harmony

@@ -17,7 +17,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
@@ -27,20 +27,28 @@ from .._spec import (
     DEFAULT_TAGS_OPT,
 )
 from .._types import Extraction
+from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
 from ._access import as_mapping
-from ._collector import Collector, whole_extraction
+from ._collector import Parts, whole_extraction
 from ._options import (
     check_choice,
     one_shot,
     payload_preset,
     think_options,
 )
-from ._registry import REGISTRY, check_provider, response_family
+from ._registry import check_provider, response_family
 from ._turn import Turn
 
-_DECODERS = {name: f.decoder for name, f in REGISTRY.items()}
-#: Decoders need a collector for stream events only; whole responses return their parts.
-NO_COLLECTOR = Collector(False)
+#: Each family's whole-response reader, ``response(d, choice) -> Parts``: a function, so that
+#: one-shot ``normalize`` builds no decoder object (docs/behaviour.md#p9's cost goal).
+READERS: dict[str, Callable[[Mapping[str, Any], int], Parts]] = {
+    "openai_chat": openai_chat.response,
+    "openai_responses": openai_responses.response,
+    "anthropic": anthropic.response,
+    "gemini": gemini.response,
+    "bedrock": bedrock.response,
+    "ollama": ollama.response,
+}
 
 #: Families whose payloads hold several choices (W4).
 CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})
@@ -119,16 +127,28 @@ def normalize(
         and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
     ):
         model_preset = payload_preset(d)
-        given = {"preset": model_preset} if model_preset is not None else None
+        think = None if model_preset is None else _preset_split(model_preset)
     else:
         given = think_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
             allow_auto=True,
         )
-    parts = _DECODERS[family](NO_COLLECTOR, choice).response(d)
-    return whole_extraction(
-        parts, family, d, choice, one_shot(given) if given is not None else None
-    )
+        think = one_shot(given) if given is not None else None
+    return whole_extraction(READERS[family](d, choice), family, d, choice, think)
+
+
+_PRESET_SPLITS: dict[str, dict[str, Any]] = {}
+
+
+def _preset_split(preset: str) -> dict[str, Any]:
+    """The one-shot split options of a model's preset (P13, ``"auto"``), one dict per preset
+    name (never changed once made), so a payload naming its model builds none."""
+    think = _PRESET_SPLITS.get(preset)
+    if think is None:
+        think = {"preset": preset, "start_in_reasoning": "auto"}  # as one_shot() makes it
+        if len(_PRESET_SPLITS) < 256:
+            _PRESET_SPLITS[preset] = think
+    return think
 
 
 def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:

@@ -101,7 +101,9 @@ def model_name(d: Mapping[str, Any]) -> Optional[str]:
         m = d.get("modelVersion") or d.get("model_version")
         if m is None:
             msg = d.get("message")
-            if isinstance(msg, Mapping) and d.get("type") == "message_start":
+            if (type(msg) is dict or isinstance(msg, Mapping)) and d.get("type") == (
+                "message_start"
+            ):
                 m = msg.get("model")
             else:
                 resp = d.get("response")

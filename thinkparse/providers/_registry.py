@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Literal, Optional, Protocol
 
 from .._errors import UnknownProviderError
+from .._types import Delta
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._collector import Collector, Parts
+from ._collector import Collector
 
 ProviderName = Literal[
     "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
@@ -43,13 +44,14 @@ ProviderName = Literal[
 
 
 class Decoder(Protocol):
-    """What every family decoder provides (one per message)."""
+    """What every family decoder provides (one per streamed message)."""
 
-    def response(self, d: Mapping[str, Any], /) -> Parts:
-        """Decode a whole response into its parts (one-shot: no collector is involved)."""
+    #: The stream's accumulator (X1/X2), which the decoder feeds.
+    acc: Any
 
-    def event(self, ev: Mapping[str, Any], /) -> None:
-        """Decode one stream event into the collector."""
+    def event(self, ev: Mapping[str, Any], /) -> Optional[Delta]:
+        """Decode one stream event into the collector; the event's delta when a short path
+        built it (``None``: take it from the collector)."""
 
     def close(self) -> None:
         """End of the stream: release what is held per message."""
@@ -68,7 +70,7 @@ class Family:
     is_event: Callable[[Mapping[str, Any]], bool]
     """Whether a stream event has this family's shape."""
     decoder: Callable[[Collector, int], Decoder]
-    """Builds the decoder of one message (collector, choice)."""
+    """Builds the decoder of one streamed message (collector, choice)."""
 
 
 def _is_list(v: Any) -> bool:
@@ -240,10 +242,25 @@ def event_family(ev: Mapping[str, Any]) -> Optional[str]:
     Raises:
         UnknownProviderError: no family recognises the event.
     """
+    # The order of _EVENT_ORDER and each family's ``is_event``, written out: a stream's first
+    # event is read with a few dict look-ups (docs/behaviour.md#p9's cost goal).
     t = ev.get("type")
-    if isinstance(t, str) and t in _NEUTRAL:
-        return None
-    for f in _EVENT_ORDER:
-        if f.is_event(ev):
-            return f.name
+    if type(t) is str or isinstance(t, str):
+        if t in _NEUTRAL:
+            return None
+        if t.startswith("response."):
+            return "openai_responses"
+        if t in _ANTHROPIC_EVENTS:
+            return "anthropic"
+    if "choices" in ev:
+        return "openai_chat"
+    obj = ev.get("object")
+    if obj == "chat.completion.chunk" or obj == "text_completion":
+        return "openai_chat"
+    if "candidates" in ev or "usageMetadata" in ev or "usage_metadata" in ev:
+        return "gemini"
+    if ("contentBlockIndex" in ev and "delta" in ev) or any(k in bedrock.EVENT_KEYS for k in ev):
+        return "bedrock"
+    if "done" in ev and ("message" in ev or "response" in ev):
+        return "ollama"
     raise UnknownProviderError(f"no provider family recognises a stream event with {_keys(ev)}")

@@ -6,8 +6,11 @@ family comes from ``provider=`` or from the first event that decides it (P8: kee
 (:mod:`._registry`) turns each event into parts for the one :class:`~._collector.Collector`, which
 routes content through a :class:`~thinkparse.ThinkScanner` (built from the constructor's
 options, or the model's preset, W4/P13) or a harmony scanner, separates reasoning segments (S3)
-and keeps the last reported usage (P12); :mod:`._accumulate` adds the events up into the
-response they stand for, from which the blocks (X1) and the message (X2) are built.
+and keeps the last reported usage (P12); the decoder also feeds its accumulator
+(:mod:`._accumulate`), which adds the events up into the response they stand for, from which
+the blocks (X1) and the message (X2) are built on first use.  The usual event (one piece of
+text) is read once and its delta comes straight from the collector (docs/behaviour.md#p9's
+cost goal).
 
 Decisions where docs/behaviour.md is silent:
 
@@ -24,6 +27,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
+from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -33,7 +37,6 @@ from .._spec import (
 )
 from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
-from ._accumulate import accumulator
 from ._collector import Collector
 from ._normalize import check_family_choice
 from ._options import (
@@ -48,6 +51,8 @@ from ._registry import REGISTRY, Decoder, check_provider, event_family
 from ._turn import Message
 
 _EMPTY = Delta("", "")
+#: ``_given`` once the model's preset was looked for: no options (never changed).
+_DECIDED: dict[str, Any] = {}
 
 
 class StreamNormalizer:
@@ -90,11 +95,9 @@ class StreamNormalizer:
         "_closed",
         "_decoder",
         "_family",
-        "_feed_acc",
         "_given",
         "_out",
         "_result",
-        "_take",
     )
 
     def __init__(
@@ -109,33 +112,40 @@ class StreamNormalizer:
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
     ) -> None:
-        given = think_options(
-            tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-            allow_auto=False,
-        )
-        self._given = given
-        self._choice = check_choice(choice)
-        out = self._out = Collector(False, scanner_factory(given), starts_in_reasoning(given))
-        out.options = given
-        self._take = out.take
-        self._family = check_provider(provider) if provider is not None else None
+        if (
+            tags is DEFAULT_TAGS_OPT
+            and delimiters is DEFAULT_DELIMITERS_OPT
+            and start_in_reasoning is DEFAULT_START_OPT
+            and code_aware is DEFAULT_CODE_AWARE_OPT
+            and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
+            and preset is None
+        ):
+            # The defaults (the usual call): nothing to check, the default scanner.
+            self._given = None
+            self._out = Collector(ThinkScanner, False)
+        else:
+            given = self._given = think_options(
+                tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
+                allow_auto=False,
+            )
+            out = self._out = Collector(scanner_factory(given), starts_in_reasoning(given))
+            out.options = given
+        self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
         self._acc: Any = None
-        self._feed_acc: Any = None
-        if self._family is not None:
-            check_family_choice(self._family, self._choice)
-            self._start(self._family)
         self._closed = False
         self._result: Optional[Extraction] = None
+        if provider is None:
+            self._family: Optional[str] = None
+        else:
+            family = self._family = check_provider(provider)
+            check_family_choice(family, self._choice)
+            self._start(family)
 
     def _start(self, family: str) -> None:
+        # The decoder feeds its accumulator (the usual events read once).
         decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
-        acc = self._acc = accumulator(family, self._choice)
-        if hasattr(decoder, "acc"):  # the decoder feeds the accumulator (one read per event)
-            decoder.acc = acc
-            self._feed_acc = None
-        else:
-            self._feed_acc = acc
+        self._acc = decoder.acc
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -162,7 +172,8 @@ class StreamNormalizer:
             family = event_family(ev)
             if family is None:
                 return _EMPTY
-            check_family_choice(family, self._choice)
+            if self._choice:
+                check_family_choice(family, self._choice)
             self._family = family
             self._start(family)
             decoder = self._decoder
@@ -172,17 +183,18 @@ class StreamNormalizer:
                                     or "modelVersion" in ev):
             self._model_preset(ev)
         try:
-            decoder.event(ev)
-        finally:
-            d = self._take()
-        acc = self._feed_acc
-        if acc is not None:
-            acc.event(ev)
+            d = decoder.event(ev)
+        except BaseException:
+            self._out.take()  # what the event released before it failed still counts
+            raise
+        if d is None:
+            d = self._out.take()
         return d
 
     def _model_preset(self, ev: Mapping[str, Any]) -> None:
-        preset = preset_for(model_name(ev))
-        self._given = {}  # the first model named decides
+        m = ev.get("model")  # the usual place, read without a call
+        preset = preset_for(m if type(m) is str and m else model_name(ev))
+        self._given = _DECIDED  # the first model named decides
         if preset is not None:
             given = {"preset": preset}
             self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given), given)

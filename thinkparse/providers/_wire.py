@@ -39,9 +39,19 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
     if t is str or v is None or t is int or t is bool or t is float:
         return v
     if t is dict:
-        return {
-            str(k): jsonify(x, drop_null) for k, x in v.items() if not (drop_null and x is None)
-        }
+        # Scalar values are copied here rather than through a call per value (the stream's
+        # accumulators copy a few small objects per stream; docs/behaviour.md#p9's cost goal).
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            tx = type(x)
+            if tx is str or tx is int or tx is bool or tx is float:
+                out[k if type(k) is str else str(k)] = x
+            elif x is None:
+                if not drop_null:
+                    out[k if type(k) is str else str(k)] = x
+            else:
+                out[k if type(k) is str else str(k)] = jsonify(x, drop_null)
+        return out
     if isinstance(v, (str, bool, int, float)):
         return v
     if isinstance(v, Mapping):
@@ -62,9 +72,13 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
 
 def as_map(v: Any) -> Optional[Mapping[str, Any]]:
     """``v`` as a mapping (models converted), else ``None``."""
-    if type(v) is dict or isinstance(v, Mapping):
+    if type(v) is dict:
         return v
-    if v is None or isinstance(v, (str, bytes, int, float, list, tuple)):
+    if v is None:  # (before the Mapping check, which costs more: absent fields are usual)
+        return None
+    if isinstance(v, Mapping):
+        return v
+    if isinstance(v, (str, bytes, int, float, list, tuple)):
         return None
     return convert(v)
 
@@ -311,10 +325,9 @@ def blocks_of(
 
 def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
     """The answer text of a whole response, before any inline split (P1)."""
-    from ._normalize import NO_COLLECTOR
-    from ._registry import REGISTRY
+    from ._normalize import READERS
 
-    return REGISTRY[provider].decoder(NO_COLLECTOR, choice).response(response)[0]
+    return READERS[provider](response, choice)[0]
 
 
 def message_of(

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import (
     Figures,
     Where,
@@ -44,6 +45,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate import Anthropic
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -58,67 +60,85 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
     )
 
 
-class Decoder:
-    """Decodes a Messages API ``Message`` or its stream events."""
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
+    and stop events of each block give), handed to the collector in one call."""
+    content = req_array(d, "content")
+    visible: list[str] = []
+    segments: list[str] = []
+    sigs: Optional[list[str]] = None
+    redacted = False
+    for i, block in enumerate(content):
+        if type(block) is not dict:
+            block = item_map(block, "content", i)
+        t = block.get("type")
+        if t == "text":
+            text = block.get("text")
+            if type(text) is not str:
+                text = opt_str(block, "text", ("content", i))
+            if text:
+                visible.append(text)
+        elif t == "thinking":
+            text = block.get("thinking")
+            if type(text) is not str:
+                text = opt_str(block, "thinking", ("content", i))
+            if text:
+                segments.append(text)
+            else:
+                redacted = True  # display omitted (P6)
+            sig = block.get("signature")
+            if sig:
+                if type(sig) is not str:
+                    sig = signature_text(sig, ("content", i), "signature")
+                if sig:
+                    if sigs is None:
+                        sigs = [sig]
+                    else:
+                        sigs.append(sig)
+        elif t == "redacted_thinking":
+            redacted = True
+    figures = None
+    u = d.get("usage")
+    if u is not None:
+        if type(u) is not dict:
+            u = opt_map(d, "usage", "")
+        if u is not None:
+            figures = usage_figures(u, "usage")
+    return (
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
+    )
 
-    __slots__ = ("_blocks", "acc", "out")
+
+#: What an event that releases no text returns.
+_NOTHING = Delta("", "")
+
+#: Events the accumulator reads on first use (a block, the message's own fields: what it would
+#: copy, never text pieces); ``content_block_stop``, ``message_stop`` and keep-alives are not
+#: handed to it at all.
+_ACC_DEFERS = ("content_block_start", "message_start", "message_delta")
+
+
+class Decoder:
+    """Decodes a Messages API stream, event by event (whole messages: :func:`response`)."""
+
+    __slots__ = ("_blocks", "_idx", "_key", "_pieces", "_seg", "_sig", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         #: A stream's accumulator (X1/X2), fed by this decoder so that a text or thinking
         #: delta is read once; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        self.acc: Any = Anthropic(choice)
         # index -> [type, had thinking text, signature pieces]
         self._blocks: dict[Any, list[Any]] = {}
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
-        and stop events of each block give), handed to the collector in one call."""
-        content = req_array(d, "content")
-        visible: list[str] = []
-        segments: list[str] = []
-        sigs: Optional[list[str]] = None
-        redacted = False
-        for i, block in enumerate(content):
-            if type(block) is not dict:
-                block = item_map(block, "content", i)
-            t = block.get("type")
-            if t == "text":
-                text = block.get("text")
-                if type(text) is not str:
-                    text = opt_str(block, "text", ("content", i))
-                if text:
-                    visible.append(text)
-            elif t == "thinking":
-                text = block.get("thinking")
-                if type(text) is not str:
-                    text = opt_str(block, "thinking", ("content", i))
-                if text:
-                    segments.append(text)
-                else:
-                    redacted = True  # display omitted (P6)
-                sig = block.get("signature")
-                if sig:
-                    if type(sig) is not str:
-                        sig = signature_text(sig, ("content", i), "signature")
-                    if sig:
-                        if sigs is None:
-                            sigs = [sig]
-                        else:
-                            sigs.append(sig)
-            elif t == "redacted_thinking":
-                redacted = True
-        figures = None
-        u = d.get("usage")
-        if u is not None:
-            if type(u) is not dict:
-                u = opt_map(d, "usage", "")
-            if u is not None:
-                figures = usage_figures(u, "usage")
-        return (
-            visible[0] if len(visible) == 1 else "".join(visible),
-            segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
-        )
+        # The last text, thinking or signature delta's field and block index, with the
+        # accumulator's piece list, the segment key and the signature list it went to: the next
+        # delta of the same block and field takes them as they are (no look-up, P9's cost goal).
+        self._key = ""
+        self._idx: Any = None
+        self._pieces: list[str] = []
+        self._seg: tuple[str, Any] = ("b", None)
+        self._sig: list[str] = []
 
     def _usage(self, holder: Mapping[str, Any], where: str) -> None:
         u = holder.get("usage")
@@ -131,39 +151,74 @@ class Decoder:
         i_, o, tt, r = usage_figures(u, (where, "usage") if where else "usage")
         self.out.usage(i_, o, tt, r)
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event; then the accumulator's, when this decoder feeds it."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's (a text, thinking or signature delta's
+        piece handed to it directly: the event is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when a text or thinking delta's short path
+            built it, else ``None`` (the caller takes it from the collector).
+        """
         acc = self.acc
-        if acc is None:
-            self._event(ev)
-            return
-        if ev.get("type") == "content_block_delta":
+        t = ev.get("type")
+        if t == "content_block_delta":
             d = ev.get("delta")
             if type(d) is dict:
                 dt = d.get("type")
-                key = "text" if dt == "text_delta" else "thinking" if dt == "thinking_delta" else ""
+                if dt == "text_delta":
+                    key = "text"
+                elif dt == "thinking_delta":
+                    key = "thinking"
+                elif dt == "signature_delta":
+                    key = "signature"
+                else:
+                    key = ""
                 v = d.get(key) if key else None
                 idx = ev.get("index")
                 if type(v) is str and (idx is None or type(idx) is int):
-                    if v:
+                    if key == self._key and idx == self._idx:
+                        # the same block and field as the last delta: its lists as remembered
+                        self._pieces.append(v)
+                        if not v:
+                            return _NOTHING
+                        if key == "thinking":
+                            return self.out.reasoning_delta(self._seg, v, BLOCKS)
                         if key == "text":
-                            self.out.visible(v)
+                            return self.out.visible_delta(v)
+                        self._sig.append(v)
+                        return _NOTHING
+                    out = _NOTHING
+                    b = None
+                    if v:  # the delta straight from the collector (no take() call)
+                        if key == "text":
+                            out = self.out.visible_delta(v)
                         else:
                             b = self._blocks.get(idx)
                             if b is None:
-                                b = self._blocks[idx] = ["thinking", True, []]
+                                b = self._blocks[idx] = ["thinking", False, []]
+                            if key == "signature":
+                                b[2].append(v)  # nothing released
                             else:
                                 b[1] = True
-                            self.out.reasoning(("b", idx), v, BLOCKS)
+                                out = self.out.reasoning_delta(("b", idx), v, BLOCKS)
                     pk = (idx, key)  # as the accumulator's event() would
                     pieces = acc.pieces.get(pk)
                     if pieces is None:
-                        acc.pieces[pk] = [v]
+                        pieces = acc.pieces[pk] = [v]
                     else:
                         pieces.append(v)
-                    return
+                    if v:  # remembered for the next delta of this block and field
+                        self._key, self._idx, self._pieces = key, idx, pieces
+                        self._seg = ("b", idx)
+                        self._sig = b[2] if b is not None else []
+                    return out
+        self._key = ""  # any other event: the next delta looks its block up again
         self._event(ev)
-        acc.event(ev)
+        if t == "content_block_delta":
+            acc.event(ev)  # pieces: in order with the short path's
+        elif t in _ACC_DEFERS:
+            acc.defer(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         t = ev.get("type")

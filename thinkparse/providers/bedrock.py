@@ -44,6 +44,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate import Bedrock
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -108,54 +109,69 @@ def _block_parts(
         sig = signature_text(sig, rwhere, "signature")
     return text, rtext, sig or None, bool(rc.get("redactedContent"))
 
-class Decoder:
-    """Decodes a ``Converse`` response or ConverseStream events."""
 
-    __slots__ = ("_sigs", "out")
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
+    output = d.get("output")
+    if type(output) is not dict:  # (plain dicts read without a call: P9's cost goal)
+        output = opt_map(d, "output", "")
+    if output is None:
+        raise missing("", "output", "an object")
+    message = output.get("message")
+    if type(message) is not dict:
+        message = opt_map(output, "message", "output")
+    if message is None:
+        raise missing("output", "message", "an object")
+    content = message.get("content")
+    if content is None:
+        raise missing("output.message", "content", "an array")
+    if not isinstance(content, (list, tuple)):
+        raise shape_error("output.message", "content", "an array", content)
+    visible: list[str] = []
+    segments: list[str] = []
+    sigs: Optional[list[str]] = None
+    redacted = False
+    for i, block in enumerate(content):
+        if type(block) is not dict:
+            block = item_map(block, _CONTENT, i)
+        text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
+        if text:
+            visible.append(text)
+        if rtext:
+            segments.append(rtext)
+        if sig:
+            if sigs is None:
+                sigs = [sig]
+            else:
+                sigs.append(sig)
+        if red:
+            redacted = True
+    u = d.get("usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(d, "usage", "")
+    figures = usage_figures(u, "usage") if u is not None else None
+    return (
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, redacted, sigs, figures, d.get("stopReason"),
+    )
+
+
+class Decoder:
+    """Decodes ConverseStream events (whole ``Converse`` responses: :func:`response`)."""
+
+    __slots__ = ("_sigs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self.acc = Bedrock(choice)
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
 
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
-        output = opt_map(d, "output", "")
-        if output is None:
-            raise missing("", "output", "an object")
-        message = opt_map(output, "message", "output")
-        if message is None:
-            raise missing("output", "message", "an object")
-        content = message.get("content")
-        if content is None:
-            raise missing("output.message", "content", "an array")
-        if not isinstance(content, (list, tuple)):
-            raise shape_error("output.message", "content", "an array", content)
-        visible: list[str] = []
-        segments: list[str] = []
-        sigs: Optional[list[str]] = None
-        redacted = False
-        for i, block in enumerate(content):
-            if type(block) is not dict:
-                block = item_map(block, _CONTENT, i)
-            text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
-            if text:
-                visible.append(text)
-            if rtext:
-                segments.append(rtext)
-            if sig:
-                if sigs is None:
-                    sigs = [sig]
-                else:
-                    sigs.append(sig)
-            if red:
-                redacted = True
-        u = opt_map(d, "usage", "")
-        figures = usage_figures(u, "usage") if u is not None else None
-        return (
-            "".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")
-        )
-
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""
         body = ev.get("contentBlockDelta")
         if body is not None:

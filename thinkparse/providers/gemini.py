@@ -41,6 +41,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate_parts import Gemini
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -62,9 +63,12 @@ _SNAKE = (
 
 def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
     """(input, output, total, reasoning), or ``None`` when the response has no usage."""
-    u, key = _get(d, "usageMetadata", "usage_metadata")
+    u = d.get("usageMetadata")  # (the usual key read without a call)
+    key = "usageMetadata"
     if u is None:
-        return None
+        u, key = _get(d, "usageMetadata", "usage_metadata")
+        if u is None:
+            return None
     if type(u) is not dict:
         u = opt_map(d, key, "")
         if u is None:
@@ -130,82 +134,91 @@ def candidate(cands: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]]:
     return None
 
 
-class Decoder:
-    """Decodes ``GenerateContentResponse`` objects: a whole response or one stream chunk."""
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: a stream of one chunk, handed to the collector in one call."""
+    visible: list[str] = []
+    runs: list[list[str]] = []
+    run: list[str] = []
+    sigs: Optional[list[str]] = None
+    in_thought = False
+    # The usual shape first (a list of dict candidates, dict content, list parts).
+    parts: Optional[Sequence[Any]] = None
+    cands = d.get("candidates")
+    c0: Optional[Mapping[str, Any]] = None
+    if type(cands) is list and choice < len(cands):
+        c0 = cands[choice]
+        if type(c0) is dict and c0.get("index", choice) == choice:
+            content = c0.get("content")
+            if type(content) is dict:
+                parts = content.get("parts")
+                if type(parts) is not list:
+                    parts = parts_in(c0, choice)
+            else:
+                parts = parts_in(c0, choice)
+        else:
+            c0 = None
+    if c0 is None:
+        c0 = chosen(d, choice)
+        parts = parts_in(c0, choice) if c0 is not None else None
+    for i, p in enumerate(parts or ()):
+        if type(p) is not dict:
+            p = item_map(p, ("candidates", choice, "content", "parts"), i)
+        text = p.get("text")
+        if text is not None and type(text) is not str:
+            text = opt_str(p, "text", ("candidates", choice, "content", "parts", i))
+        sig = p.get("thoughtSignature") or p.get("thought_signature")
+        if sig:
+            sig = signature_text(
+                sig, ("candidates", choice, "content", "parts", i), "thoughtSignature"
+            )
+            if sig:
+                if sigs is None:
+                    sigs = [sig]
+                else:
+                    sigs.append(sig)
+        if p.get("thought") is True:
+            if text:
+                if in_thought:
+                    run.append(text)  # consecutive thought parts: one segment (P2)
+                else:
+                    in_thought = True
+                    run = [text]
+                    runs.append(run)
+        else:
+            in_thought = False
+            if text:
+                visible.append(text)
+    figures = usage_figures(d)
+    reason = None
+    if c0 is not None:
+        reason = c0.get("finishReason") or c0.get("finish_reason")
+    segments = []
+    for r in runs:  # a loop, not a comprehension: no frame of its own (P9's cost goal)
+        segments.append(r[0] if len(r) == 1 else "".join(r))
+    return (
+        visible[0] if len(visible) == 1 else "".join(visible),
+        segments, BLOCKS, False, sigs, figures, reason,
+    )
 
-    __slots__ = ("_choice", "_in_thought", "_seg", "out")
+
+class Decoder:
+    """Decodes a stream of ``GenerateContentResponse`` chunks (whole ones: :func:`response`)."""
+
+    __slots__ = ("_choice", "_in_thought", "_seg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
+        self.acc = Gemini(choice)
         self._choice = choice
         self._seg = 0
         self._in_thought = False
 
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: a stream of one chunk, handed to the collector in one call."""
-        choice = self._choice
-        where = ("candidates", choice, "content", "parts")
-        visible: list[str] = []
-        runs: list[list[str]] = []
-        run: list[str] = []
-        sigs: Optional[list[str]] = None
-        in_thought = False
-        # The usual shape first (a list of dict candidates, dict content, list parts).
-        parts: Optional[Sequence[Any]] = None
-        cands = d.get("candidates")
-        c0: Optional[Mapping[str, Any]] = None
-        if type(cands) is list and choice < len(cands):
-            c0 = cands[choice]
-            if type(c0) is dict and c0.get("index", choice) == choice:
-                content = c0.get("content")
-                if type(content) is dict:
-                    parts = content.get("parts")
-                    if type(parts) is not list:
-                        parts = parts_in(c0, choice)
-                else:
-                    parts = parts_in(c0, choice)
-            else:
-                c0 = None
-        if c0 is None:
-            c0 = chosen(d, choice)
-            parts = parts_in(c0, choice) if c0 is not None else None
-        for i, p in enumerate(parts or ()):
-            if type(p) is not dict:
-                p = item_map(p, where, i)
-            text = p.get("text")
-            if text is not None and type(text) is not str:
-                text = opt_str(p, "text", (where, i))
-            sig = p.get("thoughtSignature") or p.get("thought_signature")
-            if sig:
-                sig = signature_text(sig, (where, i), "thoughtSignature")
-                if sig:
-                    if sigs is None:
-                        sigs = [sig]
-                    else:
-                        sigs.append(sig)
-            if p.get("thought") is True:
-                if text:
-                    if in_thought:
-                        run.append(text)  # consecutive thought parts: one segment (P2)
-                    else:
-                        in_thought = True
-                        run = [text]
-                        runs.append(run)
-            else:
-                in_thought = False
-                if text:
-                    visible.append(text)
-        figures = usage_figures(d)
-        reason = None
-        if c0 is not None:
-            reason = c0.get("finishReason") or c0.get("finish_reason")
-        return (
-            "".join(visible),
-            [r[0] if len(r) == 1 else "".join(r) for r in runs],
-            BLOCKS, False, sigs, figures, reason,
-        )
-
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
         choice = self._choice

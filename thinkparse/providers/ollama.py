@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from ._access import missing, opt_int, opt_map, opt_str
+from ._accumulate_parts import Ollama
 from ._assemble import FIELD
 from ._collector import Collector, Parts
 
@@ -43,28 +44,36 @@ def _fields(d: Mapping[str, Any]) -> tuple[str, Optional[str]]:
     raise missing("", "message", "an object")
 
 
-class Decoder:
-    """Decodes ``/api/chat`` and ``/api/generate`` objects, whole or streamed (NDJSON)."""
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: the same shape as a stream object, handed over in one call."""
+    visible, thinking = _fields(d)
+    figures = None
+    if "prompt_eval_count" in d or "eval_count" in d:
+        figures = (
+            opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
+        )
+    return (
+        visible, [thinking] if thinking else None, FIELD, False, None, figures,
+        d.get("done_reason"),
+    )
 
-    __slots__ = ("out",)
+
+class Decoder:
+    """Decodes streamed (NDJSON) ``/api/chat`` and ``/api/generate`` objects (whole ones:
+    :func:`response`)."""
+
+    __slots__ = ("acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: the same shape as a stream object, handed over in one call."""
-        visible, thinking = _fields(d)
-        figures = None
-        if "prompt_eval_count" in d or "eval_count" in d:
-            figures = (
-                opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None
-            )
-        return (
-            visible, [thinking] if thinking else None, FIELD, False, None, figures,
-            d.get("done_reason"),
-        )
+        self.acc = Ollama(choice)
 
     def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+        self._event(ev)
+        self.acc.event(ev)
+
+    def _event(self, ev: Mapping[str, Any]) -> None:
         """One stream object."""
         out = self.out
         visible, thinking = _fields(ev)

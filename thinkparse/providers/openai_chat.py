@@ -52,11 +52,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._errors import ResponseShapeError
+from .._types import Delta
 from ._access import (
     Where,
     item_map,
-    join_path,
     missing,
     opt_list,
     opt_map,
@@ -66,11 +65,13 @@ from ._access import (
     shape_error,
     signature_text,
 )
+from ._accumulate_parts import Chat
 from ._assemble import BLOCKS, FIELD
 from ._chat_fields import (
     content_parts,
     details,
     first_readable,
+    pick,
     thinking_text,
     usage_figures,
 )
@@ -80,32 +81,6 @@ PROVIDER = "openai_chat"
 
 #: Keep-alive and error events of other stream formats (they carry nothing to extract).
 NEUTRAL_EVENTS = frozenset({"ping", "error"})
-
-def pick(choices: Sequence[Any], choice: int) -> tuple[int, Mapping[str, Any]]:
-    """``(position, choice)`` of the choice whose ``index`` is ``choice`` (W4).
-
-    Raises:
-        ResponseShapeError: no such choice (``path`` is ``choices[choice]``).
-    """
-    if choice < len(choices):
-        c = choices[choice]
-        if type(c) is not dict:
-            c = item_map(c, "choices", choice)
-        idx = c.get("index")
-        if idx is None or idx == choice:
-            return choice, c
-    for i, c in enumerate(choices):
-        if type(c) is not dict:
-            c = item_map(c, "choices", i)
-        if c.get("index") == choice:
-            return i, c
-    if choice == 0:
-        c = choices[0]
-        return 0, c if type(c) is dict else item_map(c, "choices", 0)
-    raise ResponseShapeError(
-        join_path("choices", choice), f"missing (choice={choice}; {len(choices)} choices)"
-    )
-
 
 def _message(
     msg: Mapping[str, Any], where: Where
@@ -155,93 +130,108 @@ def _message(
     return visible, segments, fmt, redacted, signatures
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: the chosen choice's ``message`` (or legacy ``text``), handed to
+    the collector in one call."""
+    choices = req_array(d, "choices")
+    visible = ""
+    segs: Optional[list[str]] = None
+    fmt = FIELD
+    redacted = False
+    sigs: Optional[list[str]] = None
+    reason = None
+    if choices:
+        c = choices[0]  # the usual case, without a call: the first choice, index 0 or absent
+        if choice == 0 and type(c) is dict and not c.get("index"):
+            i = 0
+        else:
+            i, c = pick(choices, choice)
+        msg = c.get("message")
+        key = "message"
+        if msg is None and "delta" in c:
+            msg = c.get("delta")
+            key = "delta"
+        if msg is not None:
+            if type(msg) is not dict:
+                msg = opt_map(c, key, ("choices", i))
+            if msg is not None:
+                visible, segs, fmt, redacted, sigs = _message(msg, ("choices", i, key))
+        else:
+            text = opt_str(c, "text", ("choices", i))
+            if text is None and "text" not in c:
+                raise missing(("choices", i), "message", "an object")
+            if text:
+                visible = text
+        reason = c.get("finish_reason")
+    figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
+    return (visible, segs, fmt, redacted, sigs, figures, reason)
+
+
 class Decoder:
-    """Decodes a Chat Completions (or legacy Completions) response or its stream chunks."""
+    """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
 
     __slots__ = ("_after_text", "_choice", "_mseg", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        #: A stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is read
-        #: once; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        #: The stream's accumulator (X1/X2), fed by this decoder so that the usual chunk is
+        #: read once.
+        self.acc: Any = Chat(choice)
         self._choice = choice
         self._mseg = 0  # Mistral thinking segment number
         self._after_text = False
 
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole response: the chosen choice's ``message`` (or legacy ``text``), handed to
-        the collector in one call."""
-        choices = req_array(d, "choices")
-        visible = ""
-        segs: Optional[list[str]] = None
-        fmt = FIELD
-        redacted = False
-        sigs: Optional[list[str]] = None
-        reason = None
-        if choices:
-            i, c = pick(choices, self._choice)
-            msg = c.get("message")
-            key = "message"
-            if msg is None and "delta" in c:
-                msg = c.get("delta")
-                key = "delta"
-            if msg is not None:
-                if type(msg) is not dict:
-                    msg = opt_map(c, key, ("choices", i))
-                if msg is not None:
-                    visible, segs, fmt, redacted, sigs = _message(msg, ("choices", i, key))
-            else:
-                text = opt_str(c, "text", ("choices", i))
-                if text is None and "text" not in c:
-                    raise missing(("choices", i), "message", "an object")
-                if text:
-                    visible = text
-            reason = c.get("finish_reason")
-        figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
-        return (visible, segs, fmt, redacted, sigs, figures, reason)
-
-    def event(self, ev: Mapping[str, Any]) -> None:
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event; then the
-        accumulator's, when this decoder feeds it."""
+        accumulator's (the usual chunk's piece handed to it directly: the chunk is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the usual chunk's short path built it,
+            else ``None`` (the caller takes it from the collector).
+        """
         acc = self.acc
-        if acc is None:
-            self._event(ev)
-            return
         choices = ev.get("choices")
-        # The usual chunk, read once: one choice holding only index and a one-field text delta,
-        # top-level keys as in the previous chunk (the accumulator's own short path).
-        if type(choices) is list and len(choices) == 1 and len(ev) == acc.nkeys:
+        # The usual chunk, read once: one choice holding only index and a one-field text delta
+        # (the accumulator's own short path); top-level keys are read when their number changes.
+        if type(choices) is list and len(choices) == 1:
             c = choices[0]
             if (
                 type(c) is dict
-                and (len(c) == 1 or (len(c) == 2 and "index" in c))
+                and (((n := len(c)) == 2 and "index" in c) or n == 1)
                 and c.get("index", 0) == self._choice
             ):
                 delta = c.get("delta")
-                if type(delta) is dict and len(delta) == 1 and "usage" not in ev and (
-                    "x_groq" not in ev
-                ):
-                    ((k, v),) = delta.items()
-                    if type(v) is str and (
-                        k == "reasoning_content"
-                        or k == "reasoning"
-                        or (k == "content" and acc.chunks is None)
+                if type(delta) is dict and len(delta) == 1:
+                    # the one field, looked up by name (cheaper than unpacking its items)
+                    k = "content"
+                    v = delta.get(k)
+                    if v is None:
+                        k = "reasoning_content"
+                        v = delta.get(k)
+                        if v is None:
+                            k = "reasoning"
+                            v = delta.get(k)
+                    if type(v) is str and (k != "content" or acc.chunks is None) and (
+                        "usage" not in ev and "x_groq" not in ev
                     ):
-                        if v:
-                            if k == "content":
-                                self._after_text = True
-                                self.out.visible(v)
+                        if len(ev) != acc.nkeys:
+                            acc.top(ev)
+                        d = None
+                        if v:  # the delta straight from the collector (no take() call)
+                            if k != "content":
+                                d = self.out.reasoning_delta("f", v, FIELD)
                             else:
-                                self.out.reasoning("f", v, FIELD)
+                                self._after_text = True
+                                d = self.out.visible_delta(v)
                         pieces = acc.fields.get(k)  # as the accumulator's event() would
                         if pieces is None:
                             acc.fields[k] = [v]
                         else:
                             pieces.append(v)
-                        return
+                        return d
         self._event(ev)
         acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         choices = ev.get("choices")

@@ -51,6 +51,7 @@ from ._access import (
     req_array,
     shape_error,
 )
+from ._accumulate import Responses
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
 
@@ -150,8 +151,50 @@ _TEXT_EVENTS = {
 _DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed")
 
 
+def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Response``: every output item (the parts a stream's final event gives)."""
+    output = req_array(d, "output")
+    visible: list[str] = []
+    segments: list[str] = []
+    redacted = False
+    for i, item in enumerate(output):
+        if type(item) is not dict:
+            item = item_map(item, "output", i)
+        t = item.get("type")
+        if t == "message":
+            if item.get("phase") == "commentary":
+                continue
+            visible.extend(message_parts(item, ("output", i)))
+        elif t == "reasoning":
+            segs, red = reasoning_parts(item, ("output", i))
+            segments.extend(segs)
+            if red:
+                redacted = True
+    figures = None
+    u = d.get("usage")
+    if u is not None:
+        if type(u) is not dict:
+            u = opt_map(d, "usage", "")
+        if u is not None:
+            figures = usage_figures(u, "usage")
+    reason = d.get("status")
+    details = d.get("incomplete_details")
+    if details is not None and isinstance(details, Mapping) and details.get("reason"):
+        reason = details.get("reason")
+    return (
+        "".join(visible), segments, BLOCKS, redacted, None, figures, reason
+    )
+
+
+#: Events the accumulator reads (on first use): finished items and the response's lifecycle.
+_ACC_DEFERS = frozenset({
+    "response.output_item.done", "response.created", "response.in_progress",
+    "response.completed", "response.incomplete", "response.failed",
+})
+
+
 class Decoder:
-    """Decodes a Responses API ``Response`` or its stream events."""
+    """Decodes a Responses API stream, event by event (whole ``Response``: :func:`response`)."""
 
     __slots__ = ("_kind", "_phase", "_seen", "acc", "out")
 
@@ -159,43 +202,10 @@ class Decoder:
         self.out = out
         #: A stream's accumulator (X1/X2), fed by this decoder so that text events (which it
         #: does not read) cost no call; ``None`` when the caller feeds it.
-        self.acc: Any = None
+        self.acc: Any = Responses(choice)
         self._seen: set[tuple[Any, ...]] = set()  # parts that released text
         self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
-
-    def response(self, d: Mapping[str, Any]) -> Parts:
-        """A whole ``Response``: every output item (the parts a stream's final event gives)."""
-        output = req_array(d, "output")
-        visible: list[str] = []
-        segments: list[str] = []
-        redacted = False
-        for i, item in enumerate(output):
-            if type(item) is not dict:
-                item = item_map(item, "output", i)
-            t = item.get("type")
-            if t == "message":
-                if item.get("phase") == "commentary":
-                    continue
-                visible.extend(message_parts(item, ("output", i)))
-            elif t == "reasoning":
-                segs, red = reasoning_parts(item, ("output", i))
-                segments.extend(segs)
-                if red:
-                    redacted = True
-        figures = None
-        u = d.get("usage")
-        if u is not None:
-            u = opt_map(d, "usage", "")
-            if u is not None:
-                figures = usage_figures(u, "usage")
-        reason = d.get("status")
-        details = d.get("incomplete_details")
-        if isinstance(details, Mapping) and details.get("reason"):
-            reason = details.get("reason")
-        return (
-            "".join(visible), segments, BLOCKS, redacted, None, figures, reason
-        )
 
     def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
         for i, item in enumerate(output or ()):
@@ -243,8 +253,8 @@ class Decoder:
             return
         self._other(ev, t)
         acc = self.acc
-        if acc is not None:
-            acc.event(ev)
+        if acc is not None and t in _ACC_DEFERS:
+            acc.defer(ev)  # read on first use: items and the response's own fields
 
     def _other(self, ev: Mapping[str, Any], t: str) -> None:
         if t == "response.output_item.added":
