@@ -27,15 +27,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .._scanner import ThinkScanner
-from .._spec import (
-    DEFAULT_CODE_AWARE_OPT,
-    DEFAULT_DELIMITERS_OPT,
-    DEFAULT_MAX_TENTATIVE_OPT,
-    DEFAULT_START_OPT,
-    DEFAULT_TAGS_OPT,
-    resolve_options,
-)
+from .._scanner import scanner_for
+from .._spec import options_config
 from .harmony import harmony_blocks
 
 #: P11 formats of inline reasoning.
@@ -78,16 +71,8 @@ def _stripped(blocks: list[list[str]]) -> list[str]:
 
 
 def _scan(text: str, options: dict[str, Any]) -> tuple[list[list[str]], Optional[int]]:
-    cfg = resolve_options(
-        options.get("tags", DEFAULT_TAGS_OPT),
-        options.get("delimiters", DEFAULT_DELIMITERS_OPT),
-        options.get("start_in_reasoning", DEFAULT_START_OPT),
-        options.get("code_aware", DEFAULT_CODE_AWARE_OPT),
-        options.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
-        options.get("preset"),
-        allow_auto=False,
-    )
-    sc = ThinkScanner(**options)
+    cfg = options_config(options, allow_auto=False)
+    sc = scanner_for(cfg)
     blocks: list[list[str]] = []
     closed = True  # the next reasoning released starts a new block
     n = len(text)

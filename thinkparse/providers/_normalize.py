@@ -17,7 +17,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
@@ -27,28 +27,16 @@ from .._spec import (
     DEFAULT_TAGS_OPT,
 )
 from .._types import Extraction
-from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
 from ._access import as_mapping
-from ._collector import Parts, whole_extraction
+from ._collector import whole_extraction
 from ._options import (
     check_choice,
     one_shot,
     payload_preset,
     think_options,
 )
-from ._registry import check_provider, response_family
+from ._registry import READERS, check_provider, response_family
 from ._turn import Turn
-
-#: Each family's whole-response reader, ``response(d, choice) -> Parts``: a function, so that
-#: one-shot ``normalize`` builds no decoder object (docs/behaviour.md#p9's cost goal).
-READERS: dict[str, Callable[[Mapping[str, Any], int], Parts]] = {
-    "openai_chat": openai_chat.response,
-    "openai_responses": openai_responses.response,
-    "anthropic": anthropic.response,
-    "gemini": gemini.response,
-    "bedrock": bedrock.response,
-    "ollama": ollama.response,
-}
 
 #: Families whose payloads hold several choices (W4).
 CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})

@@ -28,6 +28,7 @@ from .._spec import (
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    options_config,
     resolve_options,
 )
 
@@ -191,16 +192,7 @@ def starts_in_reasoning(given: Optional[dict[str, Any]]) -> bool:
     """Whether checked stream options start content inside a reasoning block (T6)."""
     if not given:
         return False
-    cfg = resolve_options(
-        given.get("tags", DEFAULT_TAGS_OPT),
-        given.get("delimiters", DEFAULT_DELIMITERS_OPT),
-        given.get("start_in_reasoning", DEFAULT_START_OPT),
-        given.get("code_aware", DEFAULT_CODE_AWARE_OPT),
-        given.get("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
-        given.get("preset"),
-        allow_auto=False,
-    )
-    return cfg.start_in_reasoning is True
+    return options_config(given, allow_auto=False).start_in_reasoning is True
 
 
 def scanner_factory(given: Optional[dict[str, Any]]) -> Callable[[], Any]:

@@ -1,4 +1,5 @@
-"""The family registry: name, detection and decoder of each provider family (P8).
+"""The family registry: name, detection, whole-response reader and stream decoder of each
+provider family (P8).
 
 Every place that needs the list of families (detection, ``provider=`` checking, the CLI, the
 docs) reads :data:`FAMILIES` / :data:`REGISTRY`.  Detection looks at the shape alone.
@@ -36,7 +37,7 @@ from typing import Any, Callable, Literal, Optional, Protocol
 from .._errors import UnknownProviderError
 from .._types import Delta
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._collector import Collector
+from ._collector import Collector, Parts
 
 ProviderName = Literal[
     "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
@@ -71,6 +72,9 @@ class Family:
     """Whether a stream event has this family's shape."""
     decoder: Callable[[Collector, int], Decoder]
     """Builds the decoder of one streamed message (collector, choice)."""
+    response: Callable[[Mapping[str, Any], int], Parts]
+    """Reads a whole response (response, choice) into its parts: a function, so one-shot
+    ``normalize`` builds no decoder object (docs/behaviour.md#p9's cost goal)."""
 
 
 def _is_list(v: Any) -> bool:
@@ -116,6 +120,7 @@ REGISTRY: dict[str, Family] = {
             or e.get("object") == "chat.completion.chunk"
             or e.get("object") == "text_completion",
             openai_chat.Decoder,
+            openai_chat.response,
         ),
         Family(
             "openai_responses",
@@ -123,6 +128,7 @@ REGISTRY: dict[str, Family] = {
             lambda d: _is_list(d.get("output")) or d.get("object") == "response",
             lambda e: isinstance(_type(e), str) and _type(e).startswith("response."),
             openai_responses.Decoder,
+            openai_responses.response,
         ),
         Family(
             "anthropic",
@@ -130,6 +136,7 @@ REGISTRY: dict[str, Family] = {
             lambda d: _type(d) == "message" and _is_list(d.get("content")),
             lambda e: isinstance(_type(e), str) and _type(e) in _ANTHROPIC_EVENTS,
             anthropic.Decoder,
+            anthropic.response,
         ),
         Family(
             "gemini",
@@ -137,6 +144,7 @@ REGISTRY: dict[str, Family] = {
             lambda d: "candidates" in d or "promptFeedback" in d or "prompt_feedback" in d,
             lambda e: "candidates" in e or "usageMetadata" in e or "usage_metadata" in e,
             gemini.Decoder,
+            gemini.response,
         ),
         Family(
             "bedrock",
@@ -145,6 +153,7 @@ REGISTRY: dict[str, Family] = {
             lambda e: ("contentBlockIndex" in e and "delta" in e)
             or any(k in bedrock.EVENT_KEYS for k in e),
             bedrock.Decoder,
+            bedrock.response,
         ),
         Family(
             "ollama",
@@ -152,12 +161,17 @@ REGISTRY: dict[str, Family] = {
             _ollama_response,
             lambda e: "done" in e and ("message" in e or "response" in e),
             ollama.Decoder,
+            ollama.response,
         ),
     )
 }
 
 #: The provider family names, in the order the docs list them.
 FAMILIES: tuple[str, ...] = tuple(REGISTRY)
+#: Each family's whole-response reader, by name.
+READERS: dict[str, Callable[[Mapping[str, Any], int], Parts]] = {
+    f.name: f.response for f in REGISTRY.values()
+}
 
 #: Order in which response shapes are tried (the first match wins).
 _RESPONSE_ORDER = tuple(

@@ -325,7 +325,7 @@ def blocks_of(
 
 def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
     """The answer text of a whole response, before any inline split (P1)."""
-    from ._normalize import READERS
+    from ._registry import READERS
 
     return READERS[provider](response, choice)[0]
 
