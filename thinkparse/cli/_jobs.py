@@ -8,6 +8,9 @@
   and other streams are read by the parent and their batches sent to the workers.
 * Messages name the line of the input: a worker numbers them within its batch and the parent,
   which writes batches in order and so knows how many lines came before, adds that count.
+* A batch's output comes back through memory shared with the workers (:class:`._worker.Ring`,
+  one slot per batch in flight, mapped before the fork), not pickled through the result pipe;
+  an output larger than a slot (4 MB) still takes the pipe.
 * Other FILE arguments are processed whole by a worker each, several at once; their outputs are
   written in argument order.  Standard input is read by the parent (in batches when it is a
   seekable JSON Lines file, else in one process).

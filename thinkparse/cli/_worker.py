@@ -4,7 +4,8 @@ A worker is forked from the parent with the run's settings (:func:`init`) and pr
 a batch of JSON Lines handed over by the parent (:func:`batch`), a byte span of a regular JSON
 Lines file it reads itself (:func:`batch_span`), or a whole FILE argument (:func:`whole_file`).
 Each task returns a :data:`Result`; its standard error is recorded as :data:`Event` values, with
-record messages numbered within the batch for the parent to number in the input.
+record messages numbered within the batch for the parent to number in the input, and a batch's
+output is left in the task's slot of the shared :class:`Ring` when it fits.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ._output import Context
 
 #: This process's worker state, set by :func:`init`.
 _worker: Optional[_Worker] = None
+
 
 class _Recorder(Console):
     """A worker's standard error: messages and reasoning kept, in order, for the parent."""
