@@ -132,7 +132,7 @@ def test_jobs_batches_of_a_file_keep_long_lines_whole(tmp_path: Path, final_newl
     )
 
 
-@pytest.mark.parametrize("slot_size", [4 << 20, 100])
+@pytest.mark.parametrize("slot_size", [2 << 20, 100])
 def test_jobs_outputs_come_back_through_the_ring_or_the_pipe(
     inputs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slot_size: int
 ) -> None:

@@ -10,7 +10,7 @@
   which writes batches in order and so knows how many lines came before, adds that count.
 * A batch's output comes back through memory shared with the workers (:class:`._worker.Ring`,
   one slot per batch in flight, mapped before the fork), not pickled through the result pipe;
-  an output larger than a slot (4 MB) still takes the pipe.
+  an output larger than a slot (2 MB, twice a batch) still takes the pipe.
 * Other FILE arguments are processed whole by a worker each, several at once; their outputs are
   written in argument order.  Standard input is read by the parent (in batches when it is a
   seekable JSON Lines file, else in one process).
@@ -55,7 +55,7 @@ class Jobs:
         try:
             mp: Any = multiprocessing.get_context("fork")
             # Forked workers share the mapping; a ring slot holds any usual batch's output.
-            self.ring = Ring(self.depth + 1, 4 * _BATCH)
+            self.ring = Ring(self.depth + 1, 2 * _BATCH)
         except ValueError:  # pragma: no cover - platforms without fork: outputs are pickled
             mp = multiprocessing.get_context()
         args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
