@@ -28,14 +28,33 @@ class Gemini(AccumulatorBase):
         self.content: dict[str, Any] = {}
         self.parts: list[dict[str, Any]] = []
         self.texts: list[list[str]] = []  # text pieces per part (text parts only)
+        #: The top-level keys met so far (with ``candidates``): a chunk holding no other key
+        #: only updates ``usageMetadata`` (the decoder's short path).
+        self.seen: set[str] = set()
+        #: The last ``usageMetadata`` a short-path chunk brought, copied on first use (the
+        #: key already in ``base``; last wins).
+        self.usage: Any = None
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        # Plain dicts and scalars are read without a call each (every event of a stream comes
-        # here: docs/behaviour.md#p9's cost goal).
+    def set_usage(self) -> None:
+        """Copy the kept ``usageMetadata`` into ``base`` (before any later write)."""
+        u = self.usage
+        self.usage = None
+        self.base["usageMetadata"] = jsonify(u)
+
+    def top(self, ev: Mapping[str, Any]) -> None:
+        """Read a chunk's top-level keys (the first value wins, the last for usage)."""
+        if self.usage is not None:
+            self.set_usage()
+        self.seen.update(ev)
         base = self.base
         for k, v in ev.items():
             if k != "candidates" and (k not in base or k in _LAST_WINS):
                 base[k] = v if type(v) in _SCALARS else jsonify(v)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        # Plain dicts and scalars are read without a call each (every event of a stream comes
+        # here: docs/behaviour.md#p9's cost goal).
+        self.top(ev)
         for i, c in enumerate(as_list(ev.get("candidates"))):
             m = c if type(c) is dict else as_map(c)
             if m is None:
@@ -86,6 +105,8 @@ class Gemini(AccumulatorBase):
         self.texts.append([part.pop("text")] if is_text else None)  # type: ignore[arg-type]
 
     def build(self) -> dict[str, Any]:
+        if self.usage is not None:
+            self.set_usage()
         parts = []
         for part, pieces in zip(self.parts, self.texts):
             if pieces is not None:
@@ -372,10 +393,46 @@ class Ollama(AccumulatorBase):
         self.msg: Optional[dict[str, Any]] = None
         self.pieces: dict[str, list[str]] = {}
         self.tools: list[Any] = []
+        #: The keys of the last object whose top-level keys were read (all in ``base``).
+        self.shape: Any = None
+        #: The newest object of that shape (no null value) whose top-level keys are not read
+        #: yet: each of its values replaces the one before, so it is read on first use.
+        self.kept: Optional[Mapping[str, Any]] = None
+        #: That object had no ``prompt_eval_count``, ``eval_count`` or ``done_reason``.
+        self.plain = False
+
+    def top(self, ev: Mapping[str, Any]) -> None:
+        """Read an object's top-level keys (last non-null value wins), or keep it when its
+        keys are those of the last object read and none is null (the values it replaces are
+        never read: the decoder's short path, docs/behaviour.md#p9's cost goal)."""
+        if ev.keys() == self.shape and None not in ev.values():
+            self.kept = ev
+            return
+        if self.kept is not None:
+            self.read_kept()
+        self._top(ev)
+        self.shape = ev.keys()
+        self.plain = not ("prompt_eval_count" in ev or "eval_count" in ev or "done_reason" in ev)
+
+    def read_kept(self) -> None:
+        """Read the kept object's top-level keys."""
+        kept = self.kept
+        self.kept = None
+        if kept is not None:
+            self._top(kept)
+
+    def _top(self, ev: Mapping[str, Any]) -> None:
+        base = self.base
+        for k, v in ev.items():
+            if v is not None and k not in _OLLAMA_NOT_BASE:
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def event(self, ev: Mapping[str, Any]) -> None:
         # Scalars are copied without a call to jsonify, and a list is made only for a new key
         # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
+        if self.kept is not None:
+            self.read_kept()
+        self.shape = None
         msg = ev.get("message")
         if type(msg) is not dict:
             msg = as_map(msg)
@@ -406,6 +463,8 @@ class Ollama(AccumulatorBase):
                 base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def build(self) -> dict[str, Any]:
+        if self.kept is not None:
+            self.read_kept()
         joined = {k: "".join(v) for k, v in self.pieces.items()}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import (
     COUNT_TYPES,
     Figures,
@@ -41,11 +42,15 @@ from ._access import (
     shape_error,
     signature_text,
 )
-from ._accumulate_parts import Gemini
+from ._accumulate_parts import _SCALARS, Gemini
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
+from ._wire import jsonify
 
 PROVIDER = "gemini"
+
+#: The keys of a part the short path reads (a text part, maybe a thought, maybe signed).
+_TEXT_PART = frozenset({"text", "thought", "thoughtSignature"})
 
 
 def _get(d: Mapping[str, Any], camel: str, snake: str) -> tuple[Any, str]:
@@ -213,10 +218,112 @@ class Decoder:
         self._seg = 0
         self._in_thought = False
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's (a usual chunk's part handed to it
+        directly: the event is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
+            (the caller takes it from the collector).
+        """
+        acc = self.acc
+        cands = ev.get("candidates")
+        # The usual chunk, read once: one candidate (the chosen one) whose content holds one
+        # text part; camelCase usage (the accumulator's event() and _event() read the same).
+        if type(cands) is list and len(cands) == 1:
+            c = cands[0]
+            if type(c) is dict and c.get("index", 0) == self._choice:
+                content = c.get("content")
+                parts = content.get("parts") if type(content) is dict else None
+                if type(parts) is list and len(parts) == 1 and content is not None:
+                    p = parts[0]
+                    if type(p) is dict and p.keys() <= _TEXT_PART:
+                        text = p.get("text")
+                        th = p.get("thought")
+                        sig = p.get("thoughtSignature")
+                        u = ev.get("usageMetadata")
+                        if (
+                            type(text) is str
+                            and (th is None or th is True or th is False)
+                            and (sig is None or type(sig) is str)
+                            and (type(u) is dict or (
+                                u is None and "usageMetadata" not in ev
+                                and "usage_metadata" not in ev
+                            ))
+                        ):
+                            return self._text_part(ev, c, content, p, text, th, sig, u)
         self._event(ev)
-        self.acc.event(ev)
+        acc.event(ev)
+        return None
+
+    def _text_part(
+        self,
+        ev: Mapping[str, Any],
+        c: dict[str, Any],
+        content: dict[str, Any],
+        p: dict[str, Any],
+        text: str,
+        th: Any,
+        sig: Optional[str],
+        u: Optional[dict[str, Any]],
+    ) -> Optional[Delta]:
+        """The short path's chunk: what ``_event`` then the accumulator's ``event`` do."""
+        out = self.out
+        d: Optional[Delta] = None
+        if sig:
+            out.signature(sig)
+        if th is True:
+            if text:
+                if not self._in_thought:
+                    self._in_thought = True
+                    self._seg += 1
+                d = out.reasoning_delta(self._seg, text, BLOCKS)
+        else:
+            self._in_thought = False
+            if text:
+                d = out.visible_delta(text)
+        if u is not None:
+            f = usage_figures(ev)
+            if f is not None:
+                out.usage(f[0], f[1], f[2], f[3])
+        reason = c.get("finishReason") or c.get("finish_reason")
+        if reason is not None:
+            out.finish(reason)
+        # as the accumulator's event() would
+        acc = self.acc
+        if ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
+            if u is not None:
+                acc.usage = u
+        else:
+            acc.top(ev)
+        cand = acc.cand
+        for k, v in c.items():
+            if k != "content":
+                cand[k] = v if type(v) in _SCALARS else jsonify(v)
+        if len(content) > 1:
+            kept = acc.content
+            for k, v in content.items():
+                if k != "parts":
+                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
+        texts = acc.texts
+        if texts:
+            last_text = texts[-1]
+            if last_text is not None:
+                last = acc.parts[-1]
+                if not (last.get("thoughtSignature") or last.get("thought_signature")):
+                    if sig and text == "":
+                        last["thoughtSignature"] = sig  # ends the run
+                        return d
+                    if bool(last.get("thought")) == bool(th):
+                        last_text.append(text)
+                        if sig:
+                            last["thoughtSignature"] = sig
+                        return d
+        part = dict(p)
+        del part["text"]
+        acc.parts.append(part)
+        texts.append([text])
+        return d
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
