@@ -209,7 +209,8 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes a stream of ``GenerateContentResponse`` chunks (whole ones: :func:`response`)."""
 
-    __slots__ = ("_choice", "_in_thought", "_seg", "acc", "out")
+    __slots__ = ("_choice", "_in_thought", "_run", "_run_part", "_run_thought", "_seg", "acc",
+                 "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
@@ -217,6 +218,12 @@ class Decoder:
         self._choice = choice
         self._seg = 0
         self._in_thought = False
+        # The accumulator's last part when the short path made it and its run is still open
+        # (no signature): its text pieces, the part and whether it is a thought; the next text
+        # part of the same kind joins it without a look-up (P9's cost goal).
+        self._run: Optional[list[str]] = None
+        self._run_part: dict[str, Any] = {}
+        self._run_thought = False
 
     def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
         """One stream event; then the accumulator's (a usual chunk's part handed to it
@@ -246,12 +253,11 @@ class Decoder:
                             type(text) is str
                             and (th is None or th is True or th is False)
                             and (sig is None or type(sig) is str)
-                            and (type(u) is dict or (
-                                u is None and "usageMetadata" not in ev
-                                and "usage_metadata" not in ev
-                            ))
+                            and (type(u) is dict or (u is None and "usageMetadata" not in ev))
+                            and "usage_metadata" not in ev
                         ):
-                            return self._text_part(ev, c, content, p, text, th, sig, u)
+                            return self._text_part(ev, c, content, p, text, th is True, sig, u)
+        self._run = None  # any other chunk: the next part looks the last one up again
         self._event(ev)
         acc.event(ev)
         return None
@@ -263,7 +269,7 @@ class Decoder:
         content: dict[str, Any],
         p: dict[str, Any],
         text: str,
-        th: Any,
+        thought: bool,
         sig: Optional[str],
         u: Optional[dict[str, Any]],
     ) -> Optional[Delta]:
@@ -272,7 +278,7 @@ class Decoder:
         d: Optional[Delta] = None
         if sig:
             out.signature(sig)
-        if th is True:
+        if thought:
             if text:
                 if not self._in_thought:
                     self._in_thought = True
@@ -283,46 +289,90 @@ class Decoder:
             if text:
                 d = out.visible_delta(text)
         if u is not None:
-            f = usage_figures(ev)
-            if f is not None:
-                out.usage(f[0], f[1], f[2], f[3])
-        reason = c.get("finishReason") or c.get("finish_reason")
-        if reason is not None:
-            out.finish(reason)
-        # as the accumulator's event() would
-        acc = self.acc
+            # usage_figures(ev) of a camelCase dict, read in place
+            get = u.get
+            pt = get("promptTokenCount")
+            ct = get("candidatesTokenCount")
+            tt = get("totalTokenCount")
+            rt = get("thoughtsTokenCount")
+            ok = COUNT_TYPES
+            if type(pt) in ok and type(ct) in ok and type(tt) in ok and type(rt) in ok:
+                out.usage(pt, None if ct is None and rt is None else (ct or 0) + (rt or 0), tt, rt)
+            else:
+                f = usage_figures(ev)
+                if f is not None:
+                    out.usage(f[0], f[1], f[2], f[3])
+        acc = self.acc  # as the accumulator's event() would
+        cand = acc.cand
+        n = len(c)
+        idx = c.get("index")
+        if n == 2 and type(idx) is int:  # content and index
+            cand["index"] = idx
+        elif n != 1:
+            reason = c.get("finishReason") or c.get("finish_reason")
+            if reason is not None:
+                out.finish(reason)
+            for k, v in c.items():
+                if k != "content":
+                    cand[k] = v if type(v) in _SCALARS else jsonify(v)
+        if len(content) == 2:
+            role = content.get("role")
+            if type(role) is str:
+                acc.content["role"] = role
+            else:
+                kept = acc.content
+                for k, v in content.items():
+                    if k != "parts":
+                        kept[k] = v if type(v) in _SCALARS else jsonify(v)
+        elif len(content) != 1:
+            kept = acc.content
+            for k, v in content.items():
+                if k != "parts":
+                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
         if ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
             if u is not None:
                 acc.usage = u
         else:
             acc.top(ev)
-        cand = acc.cand
-        for k, v in c.items():
-            if k != "content":
-                cand[k] = v if type(v) in _SCALARS else jsonify(v)
-        if len(content) > 1:
-            kept = acc.content
-            for k, v in content.items():
-                if k != "parts":
-                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
-        texts = acc.texts
-        if texts:
-            last_text = texts[-1]
-            if last_text is not None:
-                last = acc.parts[-1]
-                if not (last.get("thoughtSignature") or last.get("thought_signature")):
-                    if sig and text == "":
-                        last["thoughtSignature"] = sig  # ends the run
-                        return d
-                    if bool(last.get("thought")) == bool(th):
-                        last_text.append(text)
-                        if sig:
-                            last["thoughtSignature"] = sig
-                        return d
+        run = self._run
+        if run is not None:  # the last part, an open run the short path made
+            if sig:
+                if text == "":
+                    self._run_part["thoughtSignature"] = sig  # ends the run
+                    self._run = None
+                    return d
+                if self._run_thought is thought:
+                    run.append(text)
+                    self._run_part["thoughtSignature"] = sig
+                    self._run = None
+                    return d
+            elif self._run_thought is thought:
+                run.append(text)
+                return d
+        else:
+            texts = acc.texts
+            if texts:
+                last_text = texts[-1]
+                if last_text is not None:
+                    last = acc.parts[-1]
+                    if not (last.get("thoughtSignature") or last.get("thought_signature")):
+                        if sig and text == "":
+                            last["thoughtSignature"] = sig  # ends the run
+                            return d
+                        if bool(last.get("thought")) is thought:
+                            last_text.append(text)
+                            if sig:
+                                last["thoughtSignature"] = sig
+                            return d
         part = dict(p)
         del part["text"]
         acc.parts.append(part)
-        texts.append([text])
+        pieces = [text]
+        acc.texts.append(pieces)
+        if sig:
+            self._run = None
+        else:
+            self._run, self._run_part, self._run_thought = pieces, part, thought
         return d
 
     def _event(self, ev: Mapping[str, Any]) -> None:
