@@ -239,3 +239,29 @@ def test_kept_top_level_keys_reach_the_turn(provider: str, events: list[Any]) ->
             "modelVersion": "g",
         }
         assert sn.result.signatures == ("s",) or sn.result.signatures == ["s"]
+
+
+@pytest.mark.parametrize("model", ["deepseek-r1", "magistral-medium", "qwen3", "minimax-m1"])
+def test_model_preset_scanner_made_once_splits_as_the_preset(model: str) -> None:
+    # P13: each stream naming the model splits as one given the preset (the second stream
+    # takes the preset's scanner made for the first)
+    from thinkparse import preset_for_model
+
+    preset = preset_for_model(model)
+    assert preset is not None
+    text = ["a", "</think>", "[THINK]b[/THINK]", "c<think>d</think>e", " f"]
+    events = [{"model": model, "message": {"role": "assistant", "content": t}, "done": False}
+              for t in text]
+    given = StreamNormalizer(provider="ollama", preset=preset)
+    for ev in events:
+        given.feed(ev)
+    given.close()
+    for _ in range(2):
+        sn = StreamNormalizer()
+        for ev in events:
+            sn.feed(ev)
+        sn.close()
+        assert (sn.result.visible, sn.result.reasoning) == (
+            given.result.visible, given.result.reasoning
+        )
+        assert sn.message == given.message
