@@ -393,26 +393,26 @@ class Ollama(AccumulatorBase):
         self.msg: Optional[dict[str, Any]] = None
         self.pieces: dict[str, list[str]] = {}
         self.tools: list[Any] = []
-        #: The keys of the last object whose top-level keys were read (all in ``base``).
-        self.shape: Any = None
-        #: The newest object of that shape (no null value) whose top-level keys are not read
-        #: yet: each of its values replaces the one before, so it is read on first use.
+        #: The newest usual stream object (exactly ``model``, ``created_at``, ``message`` and
+        #: ``done``, none null) whose top-level keys are not read yet: the next usual object
+        #: replaces each of its values, so it is read on first use (the decoder's short path,
+        #: docs/behaviour.md#p9's cost goal).
         self.kept: Optional[Mapping[str, Any]] = None
-        #: That object had no ``prompt_eval_count``, ``eval_count`` or ``done_reason``.
-        self.plain = False
+        #: ``base`` holds ``model``, ``created_at`` and ``done`` (a usual object was read): a
+        #: usual object read later changes no key's place.
+        self.usual = False
 
-    def top(self, ev: Mapping[str, Any]) -> None:
-        """Read an object's top-level keys (last non-null value wins), or keep it when its
-        keys are those of the last object read and none is null (the values it replaces are
-        never read: the decoder's short path, docs/behaviour.md#p9's cost goal)."""
-        if ev.keys() == self.shape and None not in ev.values():
+    def top(self, ev: Mapping[str, Any], usual: bool) -> None:
+        """Read an object's top-level keys (last non-null value wins), or keep a ``usual``
+        one (see ``kept``) once ``base`` has its keys."""
+        if usual and self.usual:
             self.kept = ev
             return
         if self.kept is not None:
             self.read_kept()
         self._top(ev)
-        self.shape = ev.keys()
-        self.plain = not ("prompt_eval_count" in ev or "eval_count" in ev or "done_reason" in ev)
+        if usual:
+            self.usual = True
 
     def read_kept(self) -> None:
         """Read the kept object's top-level keys."""
@@ -432,7 +432,6 @@ class Ollama(AccumulatorBase):
         # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
         if self.kept is not None:
             self.read_kept()
-        self.shape = None
         msg = ev.get("message")
         if type(msg) is not dict:
             msg = as_map(msg)

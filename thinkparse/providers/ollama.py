@@ -84,7 +84,7 @@ class Decoder:
         msg = ev.get("message")
         # The usual object, read once: a message of role, content and thinking strings, counts
         # that are ints (the accumulator's event() and _event() read the same fields).
-        if type(msg) is dict and msg.keys() <= _PLAIN_MESSAGE:
+        if type(msg) is dict:
             c = msg.get("content")
             th = msg.get("thinking")
             role = msg.get("role")
@@ -92,13 +92,19 @@ class Decoder:
                 (c is None or type(c) is str)
                 and (th is None or type(th) is str)
                 and (role is None or type(role) is str)
+                # no other key: as many keys as non-null values of these, else the keys looked at
+                and (len(msg) == (c is not None) + (th is not None) + (role is not None)
+                     or msg.keys() <= _PLAIN_MESSAGE)
             ):
-                if ev.keys() == acc.shape and acc.plain:
-                    # the keys of the last object read, which had no counts and no done_reason
-                    if None in ev.values():
-                        acc.top(ev)
-                    else:
-                        acc.kept = ev  # its top-level keys read on first use
+                if (
+                    len(ev) == 4
+                    and type(ev.get("model")) is str
+                    and type(ev.get("created_at")) is str
+                    and type(ev.get("done")) is bool
+                ):
+                    # the usual object: model, created_at, message and done (no counts, no
+                    # done_reason), its top-level keys read on first use
+                    acc.top(ev, True)
                 else:
                     p = ev.get("prompt_eval_count")
                     n = ev.get("eval_count")
@@ -111,7 +117,7 @@ class Decoder:
                     reason = ev.get("done_reason")
                     if reason is not None:
                         self.out.finish(reason)
-                    acc.top(ev)
+                    acc.top(ev, False)
                 # as the accumulator's event() would (an empty piece after the first changes
                 # nothing joined)
                 m = acc.msg
@@ -120,18 +126,22 @@ class Decoder:
                 if role is not None:
                     m["role"] = role
                 pieces = acc.pieces
-                if c is not None:
+                if c:
                     q = pieces.get("content")
                     if q is None:
                         pieces["content"] = [c]
-                    elif c:
+                    else:
                         q.append(c)
-                if th is not None:
+                elif c is not None and "content" not in pieces:
+                    pieces["content"] = [c]
+                if th:
                     q = pieces.get("thinking")
                     if q is None:
                         pieces["thinking"] = [th]
-                    elif th:
+                    else:
                         q.append(th)
+                elif th is not None and "thinking" not in pieces:
+                    pieces["thinking"] = [th]
                 out = self.out
                 if th:
                     if c:
