@@ -12,6 +12,8 @@ from ._accumulate import AccumulatorBase
 from ._wire import as_list, as_map, jsonify
 
 _LAST_WINS = frozenset({"usageMetadata", "usage_metadata"})
+#: A streamed chunk's usual top-level keys.
+_USUAL_CHUNK = frozenset({"candidates", "usageMetadata", "modelVersion", "responseId"})
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 #: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
 _SCALARS = frozenset({str, int, float, bool})
@@ -31,6 +33,8 @@ class Gemini(AccumulatorBase):
         #: The top-level keys met so far (with ``candidates``): a chunk holding no other key
         #: only updates ``usageMetadata`` (the decoder's short path).
         self.seen: set[str] = set()
+        #: ``seen`` holds the usual chunk's keys (``_USUAL_CHUNK``).
+        self.usual = False
         #: The last ``usageMetadata`` a short-path chunk brought, copied on first use (the
         #: key already in ``base``; last wins).
         self.usage: Any = None
@@ -45,7 +49,9 @@ class Gemini(AccumulatorBase):
         """Read a chunk's top-level keys (the first value wins, the last for usage)."""
         if self.usage is not None:
             self.set_usage()
-        self.seen.update(ev)
+        seen = self.seen
+        seen.update(ev)
+        self.usual = seen >= _USUAL_CHUNK
         base = self.base
         for k, v in ev.items():
             if k != "candidates" and (k not in base or k in _LAST_WINS):

@@ -329,7 +329,11 @@ class Decoder:
             for k, v in content.items():
                 if k != "parts":
                     kept[k] = v if type(v) in _SCALARS else jsonify(v)
-        if ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
+        if u is not None and len(ev) == 4 and acc.usual and "modelVersion" in ev and (
+            "responseId" in ev
+        ):
+            acc.usage = u  # the usual chunk's keys, all met: only usage changes (last wins)
+        elif ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
             if u is not None:
                 acc.usage = u
         else:

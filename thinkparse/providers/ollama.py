@@ -104,7 +104,10 @@ class Decoder:
                 ):
                     # the usual object: model, created_at, message and done (no counts, no
                     # done_reason), its top-level keys read on first use
-                    acc.top(ev, True)
+                    if acc.usual:
+                        acc.kept = ev  # as acc.top(ev, True), without the call
+                    else:
+                        acc.top(ev, True)
                 else:
                     p = ev.get("prompt_eval_count")
                     n = ev.get("eval_count")
