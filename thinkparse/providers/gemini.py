@@ -233,47 +233,39 @@ class Decoder:
             The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
             (the caller takes it from the collector).
         """
-        acc = self.acc
         cands = ev.get("candidates")
         # The usual chunk, read once: one candidate (the chosen one) whose content holds one
         # text part; camelCase usage (the accumulator's event() and _event() read the same).
-        if type(cands) is list and len(cands) == 1:
-            c = cands[0]
-            if type(c) is dict and c.get("index", 0) == self._choice:
-                content = c.get("content")
-                parts = content.get("parts") if type(content) is dict else None
-                if type(parts) is list and len(parts) == 1 and content is not None:
-                    p = parts[0]
-                    if type(p) is dict and p.keys() <= _TEXT_PART:
-                        text = p.get("text")
-                        th = p.get("thought")
-                        sig = p.get("thoughtSignature")
-                        u = ev.get("usageMetadata")
-                        if (
-                            type(text) is str
-                            and (th is None or th is True or th is False)
-                            and (sig is None or type(sig) is str)
-                            and (type(u) is dict or (u is None and "usageMetadata" not in ev))
-                            and "usage_metadata" not in ev
-                        ):
-                            return self._text_part(ev, c, content, p, text, th is True, sig, u)
-        self._run = None  # any other chunk: the next part looks the last one up again
-        self._event(ev)
-        acc.event(ev)
-        return None
-
-    def _text_part(
-        self,
-        ev: Mapping[str, Any],
-        c: dict[str, Any],
-        content: dict[str, Any],
-        p: dict[str, Any],
-        text: str,
-        thought: bool,
-        sig: Optional[str],
-        u: Optional[dict[str, Any]],
-    ) -> Optional[Delta]:
-        """The short path's chunk: what ``_event`` then the accumulator's ``event`` do."""
+        if type(cands) is not list or len(cands) != 1:
+            return self._general(ev)
+        c = cands[0]
+        if type(c) is not dict:
+            return self._general(ev)
+        idx = c.get("index")
+        if (0 if idx is None else idx) != self._choice:
+            return self._general(ev)
+        content = c.get("content")
+        if type(content) is not dict:
+            return self._general(ev)
+        parts = content.get("parts")
+        if type(parts) is not list or len(parts) != 1:
+            return self._general(ev)
+        p = parts[0]
+        if type(p) is not dict or not p.keys() <= _TEXT_PART:
+            return self._general(ev)
+        text = p.get("text")
+        th = p.get("thought")
+        sig = p.get("thoughtSignature")
+        u = ev.get("usageMetadata")
+        if not (
+            type(text) is str
+            and (th is None or th is True or th is False)
+            and (sig is None or type(sig) is str)
+            and (type(u) is dict or (u is None and "usageMetadata" not in ev))
+            and "usage_metadata" not in ev
+        ):
+            return self._general(ev)
+        thought = th is True
         out = self.out
         d: Optional[Delta] = None
         if sig:
@@ -305,7 +297,6 @@ class Decoder:
         acc = self.acc  # as the accumulator's event() would
         cand = acc.cand
         n = len(c)
-        idx = c.get("index")
         if n == 2 and type(idx) is int:  # content and index
             cand["index"] = idx
         elif n != 1:
@@ -378,6 +369,14 @@ class Decoder:
         else:
             self._run, self._run_part, self._run_thought = pieces, part, thought
         return d
+
+    def _general(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """Any other chunk: the decoder's read, then the accumulator's (``None``: the caller
+        takes the delta from the collector)."""
+        self._run = None  # the next part looks the last one up again
+        self._event(ev)
+        self.acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
