@@ -12,6 +12,8 @@ from ._accumulate import AccumulatorBase
 from ._wire import as_list, as_map, jsonify
 
 _LAST_WINS = frozenset({"usageMetadata", "usage_metadata"})
+#: A streamed chunk's usual top-level keys.
+_USUAL_CHUNK = frozenset({"candidates", "usageMetadata", "modelVersion", "responseId"})
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 #: Values copied as they are (immutable JSON scalars: no call to ``jsonify``).
 _SCALARS = frozenset({str, int, float, bool})
@@ -28,14 +30,37 @@ class Gemini(AccumulatorBase):
         self.content: dict[str, Any] = {}
         self.parts: list[dict[str, Any]] = []
         self.texts: list[list[str]] = []  # text pieces per part (text parts only)
+        #: The top-level keys met so far (with ``candidates``): a chunk holding no other key
+        #: only updates ``usageMetadata`` (the decoder's short path).
+        self.seen: set[str] = set()
+        #: ``seen`` holds the usual chunk's keys (``_USUAL_CHUNK``).
+        self.usual = False
+        #: The last ``usageMetadata`` a short-path chunk brought, copied on first use (the
+        #: key already in ``base``; last wins).
+        self.usage: Any = None
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        # Plain dicts and scalars are read without a call each (every event of a stream comes
-        # here: docs/behaviour.md#p9's cost goal).
+    def set_usage(self) -> None:
+        """Copy the kept ``usageMetadata`` into ``base`` (before any later write)."""
+        u = self.usage
+        self.usage = None
+        self.base["usageMetadata"] = jsonify(u)
+
+    def top(self, ev: Mapping[str, Any]) -> None:
+        """Read a chunk's top-level keys (the first value wins, the last for usage)."""
+        if self.usage is not None:
+            self.set_usage()
+        seen = self.seen
+        seen.update(ev)
+        self.usual = seen >= _USUAL_CHUNK
         base = self.base
         for k, v in ev.items():
             if k != "candidates" and (k not in base or k in _LAST_WINS):
                 base[k] = v if type(v) in _SCALARS else jsonify(v)
+
+    def event(self, ev: Mapping[str, Any]) -> None:
+        # Plain dicts and scalars are read without a call each (every event of a stream comes
+        # here: docs/behaviour.md#p9's cost goal).
+        self.top(ev)
         for i, c in enumerate(as_list(ev.get("candidates"))):
             m = c if type(c) is dict else as_map(c)
             if m is None:
@@ -86,6 +111,8 @@ class Gemini(AccumulatorBase):
         self.texts.append([part.pop("text")] if is_text else None)  # type: ignore[arg-type]
 
     def build(self) -> dict[str, Any]:
+        if self.usage is not None:
+            self.set_usage()
         parts = []
         for part, pieces in zip(self.parts, self.texts):
             if pieces is not None:
@@ -372,10 +399,45 @@ class Ollama(AccumulatorBase):
         self.msg: Optional[dict[str, Any]] = None
         self.pieces: dict[str, list[str]] = {}
         self.tools: list[Any] = []
+        #: The newest usual stream object (exactly ``model``, ``created_at``, ``message`` and
+        #: ``done``, none null) whose top-level keys are not read yet: the next usual object
+        #: replaces each of its values, so it is read on first use (the decoder's short path,
+        #: docs/behaviour.md#p9's cost goal).
+        self.kept: Optional[Mapping[str, Any]] = None
+        #: ``base`` holds ``model``, ``created_at`` and ``done`` (a usual object was read): a
+        #: usual object read later changes no key's place.
+        self.usual = False
+
+    def top(self, ev: Mapping[str, Any], usual: bool) -> None:
+        """Read an object's top-level keys (last non-null value wins), or keep a ``usual``
+        one (see ``kept``) once ``base`` has its keys."""
+        if usual and self.usual:
+            self.kept = ev
+            return
+        if self.kept is not None:
+            self.read_kept()
+        self._top(ev)
+        if usual:
+            self.usual = True
+
+    def read_kept(self) -> None:
+        """Read the kept object's top-level keys."""
+        kept = self.kept
+        self.kept = None
+        if kept is not None:
+            self._top(kept)
+
+    def _top(self, ev: Mapping[str, Any]) -> None:
+        base = self.base
+        for k, v in ev.items():
+            if v is not None and k not in _OLLAMA_NOT_BASE:
+                base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def event(self, ev: Mapping[str, Any]) -> None:
         # Scalars are copied without a call to jsonify, and a list is made only for a new key
         # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
+        if self.kept is not None:
+            self.read_kept()
         msg = ev.get("message")
         if type(msg) is not dict:
             msg = as_map(msg)
@@ -406,6 +468,8 @@ class Ollama(AccumulatorBase):
                 base[k] = v if type(v) in _SCALARS else jsonify(v)
 
     def build(self) -> dict[str, Any]:
+        if self.kept is not None:
+            self.read_kept()
         joined = {k: "".join(v) for k, v in self.pieces.items()}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}

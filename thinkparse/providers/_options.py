@@ -108,7 +108,7 @@ def model_name(d: Mapping[str, Any]) -> Optional[str]:
                 m = msg.get("model")
             else:
                 resp = d.get("response")
-                if isinstance(resp, Mapping):
+                if resp is not None and isinstance(resp, Mapping):
                     m = resp.get("model")
     return m if isinstance(m, str) and m else None
 

@@ -24,7 +24,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._errors import ScannerClosedError
 from .._scanner import ThinkScanner
@@ -53,6 +53,8 @@ from ._turn import Message
 _EMPTY = Delta("", "")
 #: ``_given`` once the model's preset was looked for: no options (never changed).
 _DECIDED: dict[str, Any] = {}
+#: A model preset's scanner factory and whether it starts in reasoning, made once per preset.
+_PRESET_SCANNERS: dict[str, tuple[Callable[[], Any], bool]] = {}
 
 
 class StreamNormalizer:
@@ -196,8 +198,13 @@ class StreamNormalizer:
         preset = preset_for(m if type(m) is str and m else model_name(ev))
         self._given = _DECIDED  # the first model named decides
         if preset is not None:
-            given = {"preset": preset}
-            self._out.use_scanner(scanner_factory(given), starts_in_reasoning(given), given)
+            made = _PRESET_SCANNERS.get(preset)
+            if made is None:  # once per preset (the table is fixed)
+                given = {"preset": preset}
+                made = _PRESET_SCANNERS[preset] = (
+                    scanner_factory(given), starts_in_reasoning(given)
+                )
+            self._out.use_scanner(made[0], made[1], {"preset": preset})
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).

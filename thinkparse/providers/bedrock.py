@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import (
     Figures,
     Where,
@@ -159,17 +160,87 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes ConverseStream events (whole ``Converse`` responses: :func:`response`)."""
 
-    __slots__ = ("_sigs", "acc", "out")
+    __slots__ = ("_idx", "_key", "_pieces", "_seg", "_sigs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self.acc = Bedrock(choice)
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
+        # The last short-path delta's field ("text", "rtext", "rsignature") and block index,
+        # with the accumulator's piece list and the segment key it went to: the next delta of
+        # the same block and field takes them as they are (no look-up, P9's cost goal).
+        self._key = ""
+        self._idx: Any = None
+        self._pieces: list[Any] = []
+        self._seg: tuple[str, Any] = ("b", None)
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's (a text, reasoning text or signature
+        delta's piece handed to it directly: the event is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
+            (the caller takes it from the collector).
+        """
+        body = ev.get("contentBlockDelta")
+        # The usual event, read once: a block delta holding one text, reasoning text or
+        # signature string (the accumulator's event() and _event() read the same fields).
+        if type(body) is dict:
+            delta = body.get("delta")
+            idx = body.get("contentBlockIndex")
+            if type(delta) is dict and len(delta) == 1 and (idx is None or type(idx) is int):
+                v = delta.get("text")
+                key = "text"
+                if v is None:
+                    rc = delta.get("reasoningContent")
+                    if type(rc) is dict and len(rc) == 1:
+                        v = rc.get("text")
+                        key = "rtext"
+                        if v is None:
+                            v = rc.get("signature")
+                            key = "rsignature"
+                if type(v) is str:
+                    return self._piece(key, idx, v)
+        self._key = ""  # any other event: the next delta looks its block up again
         self._event(ev)
         self.acc.event(ev)
+        return None
+
+    def _piece(self, key: str, idx: Optional[int], v: str) -> Optional[Delta]:
+        """The short path's delta: what ``_event`` then the accumulator's ``event`` do."""
+        if key == self._key and idx == self._idx:
+            # the same block and field as the last delta: its lists as remembered
+            self._pieces.append(v)
+            if key == "text":
+                return self.out.visible_delta(v) if v else None
+            if key == "rtext":
+                return self.out.reasoning_delta(self._seg, v, BLOCKS) if v else None
+            if v:
+                self._sigs.setdefault(idx, []).append(v)
+            return None
+        d: Optional[Delta] = None
+        seg = self._seg
+        if key == "text":
+            if v:
+                d = self.out.visible_delta(v)
+        elif key == "rtext":
+            if seg[1] != idx or seg[1] is None:
+                seg = ("b", idx)
+            if v:
+                d = self.out.reasoning_delta(seg, v, BLOCKS)
+        elif v:
+            self._sigs.setdefault(idx, []).append(v)
+        acc = self.acc  # as the accumulator's event() would
+        if idx not in acc.blocks:
+            acc.blocks[idx] = {}
+        pk = (idx, key)
+        pieces = acc.pieces.get(pk)
+        if pieces is None:
+            pieces = acc.pieces[pk] = [v]
+        else:
+            pieces.append(v)
+        self._key, self._idx, self._pieces, self._seg = key, idx, pieces, seg
+        return d
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import (
     COUNT_TYPES,
     Figures,
@@ -41,11 +42,15 @@ from ._access import (
     shape_error,
     signature_text,
 )
-from ._accumulate_parts import Gemini
+from ._accumulate_parts import _SCALARS, Gemini
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
+from ._wire import jsonify
 
 PROVIDER = "gemini"
+
+#: The keys of a part the short path reads (a text part, maybe a thought, maybe signed).
+_TEXT_PART = frozenset({"text", "thought", "thoughtSignature"})
 
 
 def _get(d: Mapping[str, Any], camel: str, snake: str) -> tuple[Any, str]:
@@ -204,7 +209,8 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes a stream of ``GenerateContentResponse`` chunks (whole ones: :func:`response`)."""
 
-    __slots__ = ("_choice", "_in_thought", "_seg", "acc", "out")
+    __slots__ = ("_choice", "_in_thought", "_run", "_run_part", "_run_thought", "_seg", "acc",
+                 "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
@@ -212,11 +218,165 @@ class Decoder:
         self._choice = choice
         self._seg = 0
         self._in_thought = False
+        # The accumulator's last part when the short path made it and its run is still open
+        # (no signature): its text pieces, the part and whether it is a thought; the next text
+        # part of the same kind joins it without a look-up (P9's cost goal).
+        self._run: Optional[list[str]] = None
+        self._run_part: dict[str, Any] = {}
+        self._run_thought = False
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's (a usual chunk's part handed to it
+        directly: the event is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
+            (the caller takes it from the collector).
+        """
+        cands = ev.get("candidates")
+        # The usual chunk, read once: one candidate (the chosen one) whose content holds one
+        # text part; camelCase usage (the accumulator's event() and _event() read the same).
+        if type(cands) is not list or len(cands) != 1:
+            return self._general(ev)
+        c = cands[0]
+        if type(c) is not dict:
+            return self._general(ev)
+        idx = c.get("index")
+        if (0 if idx is None else idx) != self._choice:
+            return self._general(ev)
+        content = c.get("content")
+        if type(content) is not dict:
+            return self._general(ev)
+        parts = content.get("parts")
+        if type(parts) is not list or len(parts) != 1:
+            return self._general(ev)
+        p = parts[0]
+        if type(p) is not dict or not p.keys() <= _TEXT_PART:
+            return self._general(ev)
+        text = p.get("text")
+        th = p.get("thought")
+        sig = p.get("thoughtSignature")
+        u = ev.get("usageMetadata")
+        if not (
+            type(text) is str
+            and (th is None or th is True or th is False)
+            and (sig is None or type(sig) is str)
+            and (type(u) is dict or (u is None and "usageMetadata" not in ev))
+            and "usage_metadata" not in ev
+        ):
+            return self._general(ev)
+        thought = th is True
+        out = self.out
+        d: Optional[Delta] = None
+        if sig:
+            out.signature(sig)
+        if thought:
+            if text:
+                if not self._in_thought:
+                    self._in_thought = True
+                    self._seg += 1
+                d = out.reasoning_delta(self._seg, text, BLOCKS)
+        else:
+            self._in_thought = False
+            if text:
+                d = out.visible_delta(text)
+        if u is not None:
+            # usage_figures(ev) of a camelCase dict, read in place
+            get = u.get
+            pt = get("promptTokenCount")
+            ct = get("candidatesTokenCount")
+            tt = get("totalTokenCount")
+            rt = get("thoughtsTokenCount")
+            ok = COUNT_TYPES
+            if type(pt) in ok and type(ct) in ok and type(tt) in ok and type(rt) in ok:
+                out.usage(pt, None if ct is None and rt is None else (ct or 0) + (rt or 0), tt, rt)
+            else:
+                f = usage_figures(ev)
+                if f is not None:
+                    out.usage(f[0], f[1], f[2], f[3])
+        acc = self.acc  # as the accumulator's event() would
+        cand = acc.cand
+        n = len(c)
+        if n == 2 and type(idx) is int:  # content and index
+            cand["index"] = idx
+        elif n != 1:
+            reason = c.get("finishReason") or c.get("finish_reason")
+            if reason is not None:
+                out.finish(reason)
+            for k, v in c.items():
+                if k != "content":
+                    cand[k] = v if type(v) in _SCALARS else jsonify(v)
+        if len(content) == 2:
+            role = content.get("role")
+            if type(role) is str:
+                acc.content["role"] = role
+            else:
+                kept = acc.content
+                for k, v in content.items():
+                    if k != "parts":
+                        kept[k] = v if type(v) in _SCALARS else jsonify(v)
+        elif len(content) != 1:
+            kept = acc.content
+            for k, v in content.items():
+                if k != "parts":
+                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
+        if u is not None and len(ev) == 4 and acc.usual and "modelVersion" in ev and (
+            "responseId" in ev
+        ):
+            acc.usage = u  # the usual chunk's keys, all met: only usage changes (last wins)
+        elif ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
+            if u is not None:
+                acc.usage = u
+        else:
+            acc.top(ev)
+        run = self._run
+        if run is not None:  # the last part, an open run the short path made
+            if sig:
+                if text == "":
+                    self._run_part["thoughtSignature"] = sig  # ends the run
+                    self._run = None
+                    return d
+                if self._run_thought is thought:
+                    run.append(text)
+                    self._run_part["thoughtSignature"] = sig
+                    self._run = None
+                    return d
+            elif self._run_thought is thought:
+                run.append(text)
+                return d
+        else:
+            texts = acc.texts
+            if texts:
+                last_text = texts[-1]
+                if last_text is not None:
+                    last = acc.parts[-1]
+                    if not (last.get("thoughtSignature") or last.get("thought_signature")):
+                        if sig and text == "":
+                            last["thoughtSignature"] = sig  # ends the run
+                            return d
+                        if bool(last.get("thought")) is thought:
+                            last_text.append(text)
+                            if sig:
+                                last["thoughtSignature"] = sig
+                            return d
+        part = dict(p)
+        del part["text"]
+        acc.parts.append(part)
+        pieces = [text]
+        acc.texts.append(pieces)
+        if sig:
+            self._run = None
+        else:
+            self._run, self._run_part, self._run_thought = pieces, part, thought
+        return d
+
+    def _general(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """Any other chunk: the decoder's read, then the accumulator's (``None``: the caller
+        takes the delta from the collector)."""
+        self._run = None  # the next part looks the last one up again
         self._event(ev)
         self.acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""

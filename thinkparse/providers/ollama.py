@@ -18,12 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._types import Delta
 from ._access import missing, opt_int, opt_map, opt_str
 from ._accumulate_parts import Ollama
 from ._assemble import FIELD
 from ._collector import Collector, Parts
 
 PROVIDER = "ollama"
+
+#: The keys of a usual ``/api/chat`` stream object's ``message`` (read by the short path).
+_PLAIN_MESSAGE = frozenset({"role", "content", "thinking"})
 
 
 def _fields(d: Mapping[str, Any]) -> tuple[str, Optional[str]]:
@@ -68,10 +72,92 @@ class Decoder:
         self.out = out
         self.acc = Ollama(choice)
 
-    def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event, then the accumulator's (X1/X2; it reads the event again)."""
+    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
+        """One stream event; then the accumulator's (a usual ``/api/chat`` object's pieces
+        handed to it directly: the event is read once).
+
+        Returns:
+            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
+            (the caller takes it from the collector).
+        """
+        acc = self.acc
+        msg = ev.get("message")
+        # The usual object, read once: a message of role, content and thinking strings, counts
+        # that are ints (the accumulator's event() and _event() read the same fields).
+        if type(msg) is dict:
+            c = msg.get("content")
+            th = msg.get("thinking")
+            role = msg.get("role")
+            if (
+                (c is None or type(c) is str)
+                and (th is None or type(th) is str)
+                and (role is None or type(role) is str)
+                # no other key: as many keys as non-null values of these, else the keys looked at
+                and (len(msg) == (c is not None) + (th is not None) + (role is not None)
+                     or msg.keys() <= _PLAIN_MESSAGE)
+            ):
+                if (
+                    len(ev) == 4
+                    and type(ev.get("model")) is str
+                    and type(ev.get("created_at")) is str
+                    and type(ev.get("done")) is bool
+                ):
+                    # the usual object: model, created_at, message and done (no counts, no
+                    # done_reason), its top-level keys read on first use
+                    if acc.usual:
+                        acc.kept = ev  # as acc.top(ev, True), without the call
+                    else:
+                        acc.top(ev, True)
+                else:
+                    p = ev.get("prompt_eval_count")
+                    n = ev.get("eval_count")
+                    if not ((p is None or type(p) is int) and (n is None or type(n) is int)):
+                        self._event(ev)
+                        acc.event(ev)
+                        return None
+                    if "prompt_eval_count" in ev or "eval_count" in ev:
+                        self.out.usage(p, n, None, None)
+                    reason = ev.get("done_reason")
+                    if reason is not None:
+                        self.out.finish(reason)
+                    acc.top(ev, False)
+                # as the accumulator's event() would (an empty piece after the first changes
+                # nothing joined)
+                m = acc.msg
+                if m is None:
+                    m = acc.msg = {}
+                if role is not None:
+                    m["role"] = role
+                pieces = acc.pieces
+                if c:
+                    q = pieces.get("content")
+                    if q is None:
+                        pieces["content"] = [c]
+                    else:
+                        q.append(c)
+                elif c is not None and "content" not in pieces:
+                    pieces["content"] = [c]
+                if th:
+                    q = pieces.get("thinking")
+                    if q is None:
+                        pieces["thinking"] = [th]
+                    else:
+                        q.append(th)
+                elif th is not None and "thinking" not in pieces:
+                    pieces["thinking"] = [th]
+                out = self.out
+                if th:
+                    if c:
+                        out.reasoning("o", th, FIELD)
+                        out.visible(c)
+                        return None
+                    return out.reasoning_delta("o", th, FIELD)
+                if c:
+                    return out.visible_delta(c)
+                return None
         self._event(ev)
-        self.acc.event(ev)
+        acc.event(ev)
+        return None
 
     def _event(self, ev: Mapping[str, Any]) -> None:
         """One stream object."""
