@@ -33,6 +33,10 @@ Message = Union[dict[str, Any], list[dict[str, Any]]]
 
 
 # --- JSON copies -------------------------------------------------------------------------------
+#: Values copied as they are (immutable JSON scalars: no call to :func:`jsonify`).
+SCALARS = frozenset({str, int, float, bool})
+
+
 def jsonify(v: Any, drop_null: bool = False) -> Any:
     """A deep copy holding only JSON types (bytes as standard base64, models converted)."""
     t = type(v)

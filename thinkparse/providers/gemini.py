@@ -42,10 +42,10 @@ from ._access import (
     shape_error,
     signature_text,
 )
-from ._accumulate_parts import _SCALARS, Gemini
+from ._accumulate_parts import Gemini
 from ._assemble import BLOCKS
 from ._collector import Collector, Parts
-from ._wire import jsonify
+from ._wire import SCALARS, jsonify
 
 PROVIDER = "gemini"
 
@@ -305,7 +305,7 @@ class Decoder:
                 out.finish(reason)
             for k, v in c.items():
                 if k != "content":
-                    cand[k] = v if type(v) in _SCALARS else jsonify(v)
+                    cand[k] = v if type(v) in SCALARS else jsonify(v)
         if len(content) == 2:
             role = content.get("role")
             if type(role) is str:
@@ -314,12 +314,12 @@ class Decoder:
                 kept = acc.content
                 for k, v in content.items():
                     if k != "parts":
-                        kept[k] = v if type(v) in _SCALARS else jsonify(v)
+                        kept[k] = v if type(v) in SCALARS else jsonify(v)
         elif len(content) != 1:
             kept = acc.content
             for k, v in content.items():
                 if k != "parts":
-                    kept[k] = v if type(v) in _SCALARS else jsonify(v)
+                    kept[k] = v if type(v) in SCALARS else jsonify(v)
         if u is not None and len(ev) == 4 and acc.usual and "modelVersion" in ev and (
             "responseId" in ev
         ):

@@ -65,7 +65,7 @@ from ._access import (
     shape_error,
     signature_text,
 )
-from ._accumulate_parts import Chat
+from ._accumulate_chat import Chat
 from ._assemble import BLOCKS, FIELD
 from ._chat_fields import (
     content_parts,
