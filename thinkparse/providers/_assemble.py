@@ -145,6 +145,10 @@ def split_inline(
     ``start_in_reasoning="auto"`` unless ``think`` (checked :func:`~thinkparse.split_think`
     options, W4) says otherwise.  Both parts are stripped; unreadable reasoning is ``None``.
     """
+    if think is None and "<" not in text and "assistantfinal" not in text:
+        # The usual answer: no tag and no harmony token can start without a "<", and the
+        # stripped harmony form needs "assistantfinal" (one-character search first).
+        return None
     if looks_like_harmony(text):
         s = split_harmony(text)
         visible, reasoning = s.visible, s.reasoning
