@@ -151,7 +151,7 @@ REGISTRY: dict[str, Family] = {
             ("output",),
             _bedrock_output,
             lambda e: ("contentBlockIndex" in e and "delta" in e)
-            or any(k in bedrock.EVENT_KEYS for k in e),
+            or not bedrock.EVENT_KEYS.isdisjoint(e),
             bedrock.Decoder,
             bedrock.response,
         ),
@@ -273,7 +273,7 @@ def event_family(ev: Mapping[str, Any]) -> Optional[str]:
         return "openai_chat"
     if "candidates" in ev or "usageMetadata" in ev or "usage_metadata" in ev:
         return "gemini"
-    if ("contentBlockIndex" in ev and "delta" in ev) or any(k in bedrock.EVENT_KEYS for k in ev):
+    if ("contentBlockIndex" in ev and "delta" in ev) or not bedrock.EVENT_KEYS.isdisjoint(ev):
         return "bedrock"
     if "done" in ev and ("message" in ev or "response" in ev):
         return "ollama"
