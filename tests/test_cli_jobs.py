@@ -141,11 +141,16 @@ def test_jobs_outputs_come_back_through_the_ring_or_the_pipe(
     from thinkparse.cli import _jobs, _worker, main
 
     sizes: list[int] = []
+    read: list[int] = []  # outputs the parent wrote from the ring
 
     class Ring(_worker.Ring):
         def __init__(self, slots: int, size: int) -> None:
             super().__init__(slots, slot_size)
             sizes.append(slots)
+
+        def view(self, slot: int, length: int) -> memoryview:
+            read.append(length)
+            return super().view(slot, length)
 
     monkeypatch.setattr(_jobs, "Ring", Ring)
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
@@ -153,6 +158,10 @@ def test_jobs_outputs_come_back_through_the_ring_or_the_pipe(
     assert main(["--jobs", "2", "-o", str(two), str(inputs / "big.jsonl")]) == 1
     assert two.read_bytes() == one.read_bytes()
     assert sizes == [5]
+    if slot_size > 100:  # every batch output fits: all of the output came through the ring
+        assert sum(read) == len(two.read_bytes())
+    else:  # none fits: none came through it
+        assert read == []
 
 
 @pytest.mark.parametrize("seed", range(6))

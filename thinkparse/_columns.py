@@ -26,7 +26,7 @@ def row_splitter(options: dict[str, Any]) -> Row:
         TypeError, ValueError: an invalid option, named in the message.
     """
     split_think("", **options)  # the options are valid from here on, with split_think's errors
-    return text_splitter(**options)
+    return text_splitter(options)
 
 
 def split_think_many(

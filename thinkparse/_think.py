@@ -17,8 +17,8 @@ explicitly, even with the default's value, replaces the preset's (docs/behaviour
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
-from typing import Optional
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
+from typing import Any, Optional
 
 from ._presets import PresetName
 from ._scanner import ThinkScanner, scanner_for
@@ -33,6 +33,7 @@ from ._spec import (
     DelimitersOption,
     StartAutoOption,
     TagsOption,
+    options_config,
     resolve_options,
 )
 from ._types import Delta, Split
@@ -95,25 +96,16 @@ def split_think(
     return _split(*_split_auto(text, cfg))
 
 
-def text_splitter(
-    *,
-    tags: TagsOption = DEFAULT_TAGS_OPT,
-    delimiters: DelimitersOption = DEFAULT_DELIMITERS_OPT,
-    start_in_reasoning: StartAutoOption = DEFAULT_START_OPT,
-    code_aware: bool = DEFAULT_CODE_AWARE_OPT,
-    max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
-    preset: Optional[PresetName] = None,
-) -> Callable[[str], tuple[str, Optional[str]]]:
+def text_splitter(options: Mapping[str, Any]) -> Callable[[str], tuple[str, Optional[str]]]:
     """A function giving ``(visible, reasoning)`` of ``split_think(text, **options)`` for many
-    texts: the options are checked once, here, and each text gets a scanner of its own made from
-    them (the column functions, docs/behaviour.md#c4).
+    texts: the options are resolved once, here, and each text gets a scanner of its own made from
+    them (the column functions, docs/behaviour.md#c4).  Check the option names first (an unknown
+    one is ignored here): ``split_think("", **options)`` does, with its own messages.
 
     Raises:
-        TypeError, ValueError: as :func:`split_think` for a bad option.
+        TypeError, ValueError: as :func:`split_think` for a bad option value.
     """
-    cfg = resolve_options(
-        tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset, allow_auto=True
-    )
+    cfg = options_config(options, allow_auto=True)
     if cfg.start_in_reasoning != "auto":
 
         def split(text: str) -> tuple[str, Optional[str]]:
@@ -121,9 +113,7 @@ def text_splitter(
             return visible, reasoning
 
         return split
-    cfg = resolve_options(
-        tags, delimiters, False, code_aware, max_tentative, preset, allow_auto=False
-    )
+    cfg = options_config({**options, "start_in_reasoning": False}, allow_auto=False)
     return lambda text: _split_auto(text, cfg)
 
 

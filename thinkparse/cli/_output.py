@@ -138,8 +138,17 @@ def each_choice(
     return [(0, first), *more]
 
 
+#: Characters per estimated token (docs/behaviour.md#r6; the library's own constant is private).
+CHARS_PER_TOKEN = 4
+
+
+def chars_tokens(chars: int) -> int:
+    """``tokens_est`` of a reasoning of ``chars`` characters: ``ceil(chars / 4)`` (R6)."""
+    return -(-chars // CHARS_PER_TOKEN)
+
+
 def tokens_est(result: Result) -> int:
-    """The result's ``tokens_est``: ``ceil(len(reasoning) / 4)`` for a ``Split`` (R6)."""
+    """The result's ``tokens_est``, computed for a ``Split``, which has none (R6)."""
     if isinstance(result, Split):
-        return 0 if result.reasoning is None else -(-len(result.reasoning) // 4)
+        return 0 if result.reasoning is None else chars_tokens(len(result.reasoning))
     return result.tokens_est

@@ -32,7 +32,7 @@ from typing import IO, Any, Callable, Optional
 from .. import ThinkScanner
 from ._common import InputError
 from ._inputs import utf8_error
-from ._output import Context, with_newline
+from ._output import Context, chars_tokens, with_newline
 
 _READ = 1 << 18
 _SEP = "\n\n"
@@ -222,7 +222,7 @@ def emit_streamed(ctx: Context, source: TextSource, shown: str, survey: Survey) 
             out.write('"')
         else:
             out.write("null")
-        tokens = -(-split.reasoning_chars // 4) if split.has_reasoning else 0
+        tokens = chars_tokens(split.reasoning_chars) if split.has_reasoning else 0
         out.write(f', "tokens_est": {tokens}}}\n')
         out.flush()
         return

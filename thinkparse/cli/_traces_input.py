@@ -28,6 +28,7 @@ from .. import (
 )
 from ._common import InputError, Stdout, UsageError
 from ._inputs import looks_like_sse
+from ._output import tokens_est
 
 __all__ = ["record_stream", "to_extraction"]
 
@@ -49,7 +50,7 @@ def to_extraction(
         if isinstance(value, (Parsed, Split)):
             reasoning = value.reasoning
             fmt = "none" if reasoning is None else "tags"
-            est = 0 if reasoning is None else -(-len(reasoning) // 4)
+            est = tokens_est(value)
             return Extraction(value.visible, reasoning, None, est, False, (), "text", fmt, Usage())
         if sse:
             return _events(iter_sse([value]), provider, options)

@@ -29,7 +29,7 @@ from .._spec import (
     resolve_options,
 )
 from .._think import split_think
-from .._types import Extraction, Usage
+from .._types import Extraction, Usage, tokens_estimate
 from .harmony import looks_like_harmony, split_harmony
 
 #: P11 formats.
@@ -105,9 +105,10 @@ def _plain_result(
     else:
         r_tokens = figures[3]
         usage = Usage(figures[0], figures[1], r_tokens, figures[2])
-    tokens_est = -(-len(reasoning) // CHARS_PER_TOKEN) if reasoning is not None else 0
-    return Extraction(visible, reasoning, r_tokens, tokens_est, redacted, signatures, provider,
-                      fmt, usage, finish_reason, turn)
+    return Extraction(
+        visible, reasoning, r_tokens, tokens_estimate(reasoning), redacted, signatures, provider,
+        fmt, usage, finish_reason, turn,
+    )
 
 
 def _fast_path_works() -> bool:
