@@ -103,6 +103,24 @@ def test_stream_model_preset(model_table: dict[str, str]) -> None:
     assert (sn.result.visible, sn.result.reasoning) == ("ans", "plan")
 
 
+def test_stream_model_preset_named_before_the_text(model_table: dict[str, str]) -> None:
+    # P13: the model named by an event without text still decides the scanner of the text
+    # that follows; a later event naming another model changes nothing
+    model_table["m-sir"] = "qwen3-thinking"
+    sn = StreamNormalizer()
+    sn.feed({"model": "m-sir", "choices": [{"index": 0, "delta": {"role": "assistant"}}]})
+    sn.feed({"model": "other", "choices": [{"index": 0, "delta": {"content": "plan"}}]})
+    sn.feed({"model": "other", "choices": [{"index": 0, "delta": {"content": "</think>a"}}]})
+    sn.close()
+    assert (sn.result.visible, sn.result.reasoning) == ("a", "plan")
+    # after dedicated reasoning the text is not scanned (P4), whatever the model's preset
+    sn = StreamNormalizer()
+    sn.feed({"model": "m-sir", "choices": [{"index": 0, "delta": {"reasoning_content": "r"}}]})
+    sn.feed({"model": "m-sir", "choices": [{"index": 0, "delta": {"content": "x</think>y"}}]})
+    sn.close()
+    assert (sn.result.visible, sn.result.reasoning) == ("x</think>y", "r")
+
+
 # --- choice (W4) ------------------------------------------------------------------------------
 TWO = {"choices": [
     {"index": 0, "message": {"content": "zero", "reasoning_content": "r0"},

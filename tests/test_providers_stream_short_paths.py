@@ -277,3 +277,46 @@ def test_model_preset_scanner_made_once_splits_as_the_preset(model: str) -> None
             given.result.visible, given.result.reasoning
         )
         assert sn.message == given.message
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(ollama_objects(), min_size=1, max_size=10))
+def test_ollama_waiting_objects_read_when_too_many(events: list[Any]) -> None:
+    # X1/X2, P9: objects whose top-level keys wait are read early once more than the bound
+    # wait (here one); the turn is the same as with every object read at once
+    from thinkparse.providers import _accumulate_parts
+
+    bound = _accumulate_parts._PENDING_MAX
+    _accumulate_parts._PENDING_MAX = 1
+    try:
+        same_stream("ollama", events)
+    finally:
+        _accumulate_parts._PENDING_MAX = bound
+
+
+def test_ollama_turn_keeps_key_order_and_last_values() -> None:
+    # X2: the usual objects' keys wait and the last non-null value wins; the final object's
+    # extra keys come after them, in the order received
+    events = [
+        {"created_at": "t0", "model": "m", "message": {"role": "assistant", "content": "",
+                                                       "thinking": "a"}, "done": False},
+        {"created_at": "t1", "model": "m", "message": {"role": "assistant", "content": "",
+                                                       "thinking": " b"}, "done": False},
+        {"created_at": "t2", "model": "m", "message": {"role": "assistant", "content": "c"},
+         "done": False},
+        {"created_at": "t3", "model": "m", "message": {"role": "assistant", "content": ""},
+         "done": True, "done_reason": "stop", "prompt_eval_count": 3, "eval_count": 5},
+    ]
+    sn = StreamNormalizer()
+    for ev in events:
+        sn.feed(ev)
+    sn.close()
+    assert json.dumps(sn._acc.response()) == json.dumps({
+        "created_at": "t3", "model": "m", "done": True, "done_reason": "stop",
+        "prompt_eval_count": 3, "eval_count": 5,
+        "message": {"role": "assistant", "content": "c", "thinking": "a b"},
+    })
+    assert (sn.result.reasoning, sn.result.visible, sn.result.finish_reason) == (
+        "a b", "c", "stop"
+    )
+    assert sn.message == {"role": "assistant", "content": "c", "thinking": "a b"}

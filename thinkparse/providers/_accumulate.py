@@ -17,11 +17,13 @@ keeping the event instead of its copy keeps the same order of memory; text delta
 kept (their pieces are), so a long stream keeps what it kept before.  As with ``normalize``'s
 response (see :mod:`._turn`), the kept events are read when first used: a caller that changes
 an event object after feeding it sees the change in the turn.  A citation delta adds the kept
-events up first (it adds to a block a kept ``content_block_start`` creates).  Two values are
-kept the same way, only the newest (each replaces the one before, so the older ones would never
-be read): the top-level keys of Ollama's usual stream object (``model``, ``created_at``,
-``message`` and ``done``, none null) and the ``usageMetadata`` of a Gemini chunk whose other
-top-level keys were all met before.
+events up first (it adds to a block a kept ``content_block_start`` creates).  Ollama's
+stream objects carry the message's fields at their top level, so their top-level keys wait the
+same way: the first usual object (``model``, ``created_at``, ``message`` and ``done``, none
+null), every other object (at most eight wait; then they are read), and of the later usual
+objects only the newest (each replaces every value of the one before, whose keys already have
+their places).  The ``usageMetadata`` of a Gemini chunk whose other top-level keys were all met
+before is kept the same way, only the newest.
 
 The Gemini, Bedrock and Ollama decoders hand the accumulator the pieces of their usual event
 (one text part; one text, reasoning text or signature delta; one message of strings), as the

@@ -126,56 +126,128 @@ class Gemini(AccumulatorBase):
 _OLLAMA_TEXT = ("content", "thinking", "response")
 _OLLAMA_MSG_TEXT = frozenset({"content", "thinking", "tool_calls"})
 _OLLAMA_NOT_BASE = frozenset({"message", "response", "thinking", "tool_calls"})
+#: Objects whose top-level keys may wait to be read (beyond: read at once, memory bounded).
+_PENDING_MAX = 8
 
 
 class Ollama(AccumulatorBase):
-    """NDJSON objects added up."""
+    """NDJSON objects added up.
+
+    The decoder's short path (a usual ``/api/chat`` object, docs/behaviour.md#p9's cost goal)
+    hands over only what it read: the object goes to :meth:`top`, whose keys are read on first
+    use, the message's ``content`` and ``thinking`` values are appended to ``short`` (two
+    entries an object, ``None`` where absent) and its ``role`` goes into ``role``.
+    :meth:`event` and :meth:`build` first add all of it up, in order (:meth:`settle`).  A stream
+    makes one accumulator, and its first event is the one that makes the containers: the fewer
+    it makes, the cheaper that event, so each is made when first needed.
+    """
+
+    __slots__ = (
+        "base", "choice", "first", "kept", "msg", "pending", "pieces", "role", "short",
+        "tools", "usual",
+    )
 
     def __init__(self, choice: int) -> None:
         self.choice = choice
-        self.base: dict[str, Any] = {}
+        self.base: Optional[dict[str, Any]] = None
         self.msg: Optional[dict[str, Any]] = None
-        self.pieces: dict[str, list[str]] = {}
-        self.tools: list[Any] = []
+        self.pieces: Optional[dict[str, list[str]]] = None
+        self.tools: Optional[list[Any]] = None
+        #: Objects whose top-level keys are not read yet, in order: ``first`` (the first
+        #: object, when it was a usual one), then ``pending`` (at most ``_PENDING_MAX``; then
+        #: they are read), then ``kept``.
+        self.first: Optional[Mapping[str, Any]] = None
+        self.pending: Optional[list[Mapping[str, Any]]] = None
         #: The newest usual stream object (exactly ``model``, ``created_at``, ``message`` and
-        #: ``done``, none null) whose top-level keys are not read yet: the next usual object
-        #: replaces each of its values, so it is read on first use (the decoder's short path,
-        #: docs/behaviour.md#p9's cost goal).
+        #: ``done``, none null), newer than every pending one: the next usual object replaces
+        #: each of its values, so only the newest is kept.
         self.kept: Optional[Mapping[str, Any]] = None
-        #: ``base`` holds ``model``, ``created_at`` and ``done`` (a usual object was read): a
-        #: usual object read later changes no key's place.
+        #: A usual object is waiting or read, so ``base`` has (or will have, before any later
+        #: object is read) ``model``, ``created_at`` and ``done`` in their places: a later usual
+        #: object only replaces values.
         self.usual = False
+        #: The short path's ``content`` and ``thinking`` values, two entries an object.
+        self.short: list[Optional[str]] = _NO_PIECES
+        #: The short path's newest non-null ``role``.
+        self.role: Optional[str] = None
 
     def top(self, ev: Mapping[str, Any], usual: bool) -> None:
-        """Read an object's top-level keys (last non-null value wins), or keep a ``usual``
-        one (see ``kept``) once ``base`` has its keys."""
-        if usual and self.usual:
-            self.kept = ev
-            return
-        if self.kept is not None:
-            self.read_kept()
-        self._top(ev)
+        """Keep an object's top-level keys to read on first use (last non-null value wins); a
+        ``usual`` one replaces the kept one (see ``kept``)."""
         if usual:
+            if self.usual:
+                self.kept = ev
+                return
             self.usual = True
-
-    def read_kept(self) -> None:
-        """Read the kept object's top-level keys."""
+            if self.short is _NO_PIECES:  # the stream's first object
+                self.short = []
+                self.first = ev
+                return
+        elif self.short is _NO_PIECES:
+            self.short = []
+        pending = self.pending
         kept = self.kept
-        self.kept = None
         if kept is not None:
-            self._top(kept)
+            self.kept = None
+            if pending is None:
+                self.pending = [kept, ev]
+                return
+            pending.append(kept)
+        elif pending is None:
+            self.pending = [ev]
+            return
+        pending.append(ev)
+        if len(pending) > _PENDING_MAX:
+            self.settle()
 
-    def _top(self, ev: Mapping[str, Any]) -> None:
+    def settle(self) -> None:
+        """Read the waiting objects' top-level keys and add up the short path's pieces."""
         base = self.base
-        for k, v in ev.items():
-            if v is not None and k not in _OLLAMA_NOT_BASE:
-                base[k] = v if type(v) in SCALARS else jsonify(v)
+        if base is None:
+            base = self.base = {}
+        waiting = [x for x in (self.first, *(self.pending or ()), self.kept) if x is not None]
+        if waiting:
+            self.first = self.kept = None
+            self.pending = None
+            for ev in waiting:
+                for k, v in ev.items():
+                    if v is not None and k not in _OLLAMA_NOT_BASE:
+                        base[k] = v if type(v) in SCALARS else jsonify(v)
+        pieces = self.pieces
+        if pieces is None:
+            pieces = self.pieces = {}
+        short = self.short
+        if not short:
+            return
+        self.short = []
+        m = self.msg
+        if m is None:
+            m = self.msg = {}
+        if self.role is not None:
+            m["role"] = self.role
+            self.role = None
+        content, thinking = short[0::2], short[1::2]
+        runs = [("content", content), ("thinking", thinking)]
+        if _first_string(thinking) < _first_string(content):
+            runs.reverse()  # a key new to the message goes in at its first piece
+        for key, values in runs:
+            got = [v for v in values if v]
+            if not got:
+                if _first_string(values) == len(values):
+                    continue  # the key never came
+                got = [""]
+            q = pieces.get(key)
+            if q is None:
+                pieces[key] = got
+            else:
+                q += got
 
     def event(self, ev: Mapping[str, Any]) -> None:
         # Scalars are copied without a call to jsonify, and a list is made only for a new key
         # (every event of a stream comes here: docs/behaviour.md#p9's cost goal).
-        if self.kept is not None:
-            self.read_kept()
+        self.settle()
+        base, pieces = self.base, self.pieces
+        assert base is not None and pieces is not None  # made by settle()
         msg = ev.get("message")
         if type(msg) is not dict:
             msg = as_map(msg)
@@ -188,7 +260,6 @@ class Ollama(AccumulatorBase):
             for k, v in msg.items():
                 if v is not None and k not in _OLLAMA_MSG_TEXT:
                     m[k] = v if type(v) in SCALARS else jsonify(v)
-        pieces = self.pieces
         for k in _OLLAMA_TEXT:
             v = holder.get(k)
             if type(v) is str or isinstance(v, str):
@@ -199,23 +270,37 @@ class Ollama(AccumulatorBase):
                     p.append(v)
         tools = holder.get("tool_calls")
         if tools:
+            if self.tools is None:
+                self.tools = []
             self.tools.extend(jsonify(x) for x in as_list(tools))
-        base = self.base
         for k, v in ev.items():
             if v is not None and k not in _OLLAMA_NOT_BASE:
                 base[k] = v if type(v) in SCALARS else jsonify(v)
 
     def build(self) -> dict[str, Any]:
-        if self.kept is not None:
-            self.read_kept()
-        joined = {k: "".join(v) for k, v in self.pieces.items()}
+        self.settle()
+        base, pieces = self.base, self.pieces
+        assert base is not None and pieces is not None  # made by settle()
+        joined = {k: "".join(v) for k, v in pieces.items()}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}
             m.setdefault("content", "")
             if self.tools:
                 m["tool_calls"] = self.tools
-            return {**self.base, "message": m}
-        out = {**self.base, "response": joined.get("response", "")}
+            return {**base, "message": m}
+        out = {**base, "response": joined.get("response", "")}
         if "thinking" in joined:
             out["thinking"] = joined["thinking"]
         return out
+
+
+#: ``Ollama.short`` before the stream's first object (never appended to).
+_NO_PIECES: list[Optional[str]] = []
+
+
+def _first_string(values: list[Optional[str]]) -> int:
+    """Index of the first non-null value (``len(values)`` if none)."""
+    for i, v in enumerate(values):
+        if v is not None:
+            return i
+    return len(values)

@@ -15,7 +15,8 @@ Decisions where docs/behaviour.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from enum import Enum
 from typing import Any, Callable, Optional
 
 from .._scanner import ThinkScanner
@@ -219,3 +220,69 @@ def split_auto(text: str) -> tuple[str, Optional[str]]:
     rest = r1 + r2 if sc.had_block else None
     return v1 + v2, SEPARATOR.join(p for p in (first, rest) if p)
 
+
+#: Every part of a whole response, as a family's ``response()`` function returns them:
+#: (visible, reasoning segments, format, redacted, signatures, figures, finish reason).
+#: Each segment is its own (P2); the format is that of the readable dedicated reasoning.
+Parts = tuple[
+    str, Optional[list[str]], str, bool, Optional[list[str]], Optional[Figures], Any
+]
+
+
+def whole_extraction(
+    parts: Parts,
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    think: Optional[dict[str, Any]],
+) -> Extraction:
+    """The :class:`~thinkparse.Extraction` of a whole response's parts (the one-shot path).
+
+    The same result as handing the parts one by one to a whole-response :class:`Collector`
+    (visible text, each segment under its own key, redaction, signatures, usage, finish
+    reason), built without one: one-shot ``normalize`` stays a few function calls
+    (docs/behaviour.md#p9's cost goal).
+    """
+    visible, segments, fmt, redacted, sigs, figures, reason = parts
+    reasoning: Optional[str] = None
+    if segments:
+        if len(segments) == 1:
+            reasoning = segments[0]
+            if not reasoning or reasoning.isspace():
+                reasoning = None
+        else:
+            reasoning = join_segments(segments)
+    inline = None
+    if reasoning is None:
+        fmt = NONE
+        if visible and not redacted:
+            split = split_inline(visible, think)
+            if split is not None:
+                source = visible
+                visible, reasoning, fmt = split
+                if reasoning is not None:
+                    inline = (fmt, source, think)
+    if visible and visible.isspace():
+        visible = ""
+    if reason is not None and type(reason) is not str:
+        reason = finish_text(reason)
+    return new_result(
+        visible,
+        reasoning,
+        redacted,
+        tuple(sigs) if sigs else (),
+        provider,
+        fmt,
+        figures,
+        reason or None,
+        (provider, response, choice, None, inline),
+    )
+
+
+def finish_text(reason: Any) -> Optional[str]:
+    """A reported finish reason as text (enums by value); ``None`` for anything else (W4)."""
+    if isinstance(reason, Enum):
+        reason = reason.value
+    if reason and isinstance(reason, str):
+        return str(reason)
+    return None

@@ -11,13 +11,10 @@ parts and hands them to a :class:`Collector`:
 The usual event holds one piece of text: ``reasoning_delta`` / ``visible_delta`` take it and
 return the event's :class:`~thinkparse.Delta` at once (no ``take()`` call).  The raw wire items
 (the turn, X1/X2) are added up by the decoder's accumulator (:mod:`._accumulate`), which the
-collector hands to the Extraction it builds.  A whole response takes a shorter road: the
-family's ``response(d, choice)`` function returns all its parts in one tuple (:data:`Parts`:
-visible text, one entry per reasoning segment, redaction, signatures, usage figures, finish
-reason) and :func:`whole_extraction` builds the result from it -- the same result the
-one-by-one parts give, without a collector object and a method call per part (``normalize`` of
-a typical dict stays within docs/behaviour.md#p9's cost goal).  The rules that do not depend on
-the wire format:
+collector hands to the Extraction it builds.  A whole response takes a shorter road, without a
+collector: :func:`._assemble.whole_extraction` builds the same result from the parts the
+family's ``response(d, choice)`` function returns in one tuple (:data:`._assemble.Parts`).  The
+rules that do not depend on the wire format:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its
@@ -34,7 +31,6 @@ the wire format:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import Enum
 from typing import Any, Callable, Optional
 
 from .._spec import SEPARATOR
@@ -43,11 +39,11 @@ from ._assemble import (
     HARMONY,
     NONE,
     TAGS,
-    join_segments,
+    finish_text,
     new_result,
-    split_inline,
 )
 from ._inline import InlineRouter
+from ._options import model_scanner
 
 _new_delta = tuple.__new__
 _EMPTY = Delta("", "")
@@ -68,7 +64,7 @@ class Collector:
     __slots__ = (
         "_dedicated", "_dr", "_dv", "_fmt", "_make_scanner", "_pending", "_rea", "_redacted",
         "_released", "_router", "_seg_key", "_seg_started", "_signatures", "_sir", "_u", "_vis",
-        "finish_reason", "options",
+        "finish_reason", "model", "options",
     )
 
     def __init__(
@@ -95,6 +91,9 @@ class Collector:
         self.finish_reason: Optional[str] = None
         #: The stream's checked scanner options (``None``: the defaults).
         self.options: Optional[dict[str, Any]] = None
+        #: The model the stream names, when no option was given: its preset's scanner is used
+        #: if the stream's first visible text needs one (P13).
+        self.model: Optional[str] = None
 
     # --- parts -------------------------------------------------------------------------------
     def reasoning(self, key: Any, text: str, fmt: str) -> None:
@@ -166,14 +165,9 @@ class Collector:
 
     def finish(self, reason: Any) -> None:
         """The finish reason as reported (a non-empty string; others are ignored, W4)."""
-        if type(reason) is str:
-            if reason:
-                self.finish_reason = reason
-            return
-        if isinstance(reason, Enum):
-            reason = reason.value
-        if reason and isinstance(reason, str):
-            self.finish_reason = str(reason)
+        text = reason if type(reason) is str else finish_text(reason)
+        if text:
+            self.finish_reason = text
 
     def visible(self, text: str) -> None:
         """Answer text (P1); in streams inline markup is routed here (P3, P9)."""
@@ -184,6 +178,10 @@ class Collector:
             if self._dedicated:  # the route a router would take for good (P4): no router
                 self._dv += text
                 return
+            if self.model is not None:
+                made = model_scanner(self.model)  # P13: the model's preset (no option given)
+                if made is not None:
+                    self._make_scanner, self._sir, self.options = made
             router = self._router = InlineRouter(
                 self._make_scanner or _default_scanner, self._sir
             )
@@ -193,19 +191,6 @@ class Collector:
         if r:
             self._released = True
             self._dr += r
-
-    def use_scanner(
-        self,
-        make_scanner: Callable[[], Any],
-        start_in_reasoning: bool,
-        options: Optional[dict[str, Any]] = None,
-    ) -> None:
-        """Build the stream's inline scanner with ``make_scanner`` (before any visible text);
-        ``options``: the scanner's checked options (the turn finds inline blocks with them)."""
-        if self._router is None and not self._vis and not self._dv:  # no visible text yet
-            self._make_scanner = make_scanner
-            self._sir = start_in_reasoning
-            self.options = options
 
     # --- stream bookkeeping ------------------------------------------------------------------
     def take(self) -> Delta:
@@ -232,9 +217,21 @@ class Collector:
         continuing a started segment is released as it is, with no call per part.  Only valid
         right after a ``take()`` (nothing released since), which ``feed`` guarantees.
         """
-        if key == self._seg_key and self._seg_started and text:
-            self._rea.append(text)
-            return _new_delta(Delta, ("", text))
+        if text:
+            if key == self._seg_key:
+                if self._seg_started:
+                    self._rea.append(text)
+                    return _new_delta(Delta, ("", text))
+            elif not self._released and not text.isspace():
+                # the stream's first reasoning (nothing released, no separator): a new segment
+                # started by this piece, as reasoning() would
+                self._seg_key = key
+                self._seg_started = self._released = self._dedicated = True
+                self._pending = None
+                if self._fmt is None:
+                    self._fmt = fmt
+                self._rea.append(text)
+                return _new_delta(Delta, ("", text))
         self.reasoning(key, text, fmt)
         return self.take()
 
@@ -327,76 +324,6 @@ class Collector:
             self.finish_reason,
             turn,
         )
-
-
-#: Token figures of a usage object: (input, output, total, reasoning).
-Figures = tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
-
-#: Every part of a whole response, as a family's ``response()`` function returns them:
-#: (visible, reasoning segments, format, redacted, signatures, figures, finish reason).
-#: Each segment is its own (P2); the format is that of the readable dedicated reasoning.
-Parts = tuple[
-    str, Optional[list[str]], str, bool, Optional[list[str]], Optional[Figures], Any
-]
-
-
-def whole_extraction(
-    parts: Parts,
-    provider: str,
-    response: Mapping[str, Any],
-    choice: int,
-    think: Optional[dict[str, Any]],
-) -> Extraction:
-    """The :class:`~thinkparse.Extraction` of a whole response's parts (the one-shot path).
-
-    The same result as handing the parts one by one to a whole-response :class:`Collector`
-    (visible text, each segment under its own key, redaction, signatures, usage, finish
-    reason), built without one: one-shot ``normalize`` stays a few function calls
-    (docs/behaviour.md#p9's cost goal).
-    """
-    visible, segments, fmt, redacted, sigs, figures, reason = parts
-    reasoning: Optional[str] = None
-    if segments:
-        if len(segments) == 1:
-            reasoning = segments[0]
-            if not reasoning or reasoning.isspace():
-                reasoning = None
-        else:
-            reasoning = join_segments(segments)
-    inline = None
-    if reasoning is None:
-        fmt = NONE
-        if visible and not redacted:
-            split = split_inline(visible, think)
-            if split is not None:
-                source = visible
-                visible, reasoning, fmt = split
-                if reasoning is not None:
-                    inline = (fmt, source, think)
-    if visible and visible.isspace():
-        visible = ""
-    if reason is not None and type(reason) is not str:
-        reason = _finish_text(reason)
-    return new_result(
-        visible,
-        reasoning,
-        redacted,
-        tuple(sigs) if sigs else (),
-        provider,
-        fmt,
-        figures,
-        reason or None,
-        (provider, response, choice, None, inline),
-    )
-
-
-def _finish_text(reason: Any) -> Optional[str]:
-    """A reported finish reason as text (enums by value); ``None`` for anything else (W4)."""
-    if isinstance(reason, Enum):
-        reason = reason.value
-    if reason and isinstance(reason, str):
-        return str(reason)
-    return None
 
 
 def _default_scanner() -> Any:

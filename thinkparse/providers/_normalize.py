@@ -28,7 +28,7 @@ from .._spec import (
 )
 from .._types import Extraction
 from ._access import as_mapping
-from ._collector import whole_extraction
+from ._assemble import whole_extraction
 from ._options import (
     check_choice,
     one_shot,

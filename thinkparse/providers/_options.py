@@ -201,3 +201,23 @@ def scanner_factory(given: Optional[dict[str, Any]]) -> Callable[[], Any]:
         return ThinkScanner
     options = dict(given)
     return lambda: ThinkScanner(**options)
+
+
+#: A preset's stream scanner: its factory, whether it starts in reasoning and its options (shared,
+#: never changed), made once per preset (the table is fixed).
+_PRESET_SCANNERS: dict[str, tuple[Callable[[], Any], bool, dict[str, Any]]] = {}
+
+
+def model_scanner(model: Optional[str]) -> Optional[tuple[Callable[[], Any], bool, dict[str, Any]]]:
+    """The stream scanner of the preset ``model`` names (P13): its factory, whether it starts
+    in reasoning and its checked options; ``None`` when the model has no preset."""
+    preset = preset_for(model)
+    if preset is None:
+        return None
+    made = _PRESET_SCANNERS.get(preset)
+    if made is None:
+        given = {"preset": preset}
+        made = _PRESET_SCANNERS[preset] = (
+            scanner_factory(given), starts_in_reasoning(given), given
+        )
+    return made

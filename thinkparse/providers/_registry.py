@@ -37,7 +37,8 @@ from typing import Any, Callable, Literal, Optional, Protocol
 from .._errors import UnknownProviderError
 from .._types import Delta
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
-from ._collector import Collector, Parts
+from ._assemble import Parts
+from ._collector import Collector
 
 ProviderName = Literal[
     "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"

@@ -24,7 +24,7 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
 from .._scanner import ThinkScanner
@@ -42,7 +42,6 @@ from ._normalize import check_family_choice
 from ._options import (
     check_choice,
     model_name,
-    preset_for,
     scanner_factory,
     starts_in_reasoning,
     think_options,
@@ -53,8 +52,6 @@ from ._turn import Message
 _EMPTY = Delta("", "")
 #: ``_given`` once the model's preset was looked for: no options (never changed).
 _DECIDED: dict[str, Any] = {}
-#: A model preset's scanner factory and whether it starts in reasoning, made once per preset.
-_PRESET_SCANNERS: dict[str, tuple[Callable[[], Any], bool]] = {}
 
 
 class StreamNormalizer:
@@ -183,7 +180,11 @@ class StreamNormalizer:
                 return _EMPTY
         if self._given is None and ("model" in ev or "message" in ev or "response" in ev
                                     or "modelVersion" in ev):
-            self._model_preset(ev)
+            # the first event that may name the model decides; its preset is looked up when the
+            # stream's first visible text needs a scanner (Collector.model)
+            self._given = _DECIDED
+            m = ev.get("model")  # the usual place, read without a call
+            self._out.model = m if type(m) is str and m else model_name(ev)
         try:
             d = decoder.event(ev)
         except BaseException:
@@ -192,19 +193,6 @@ class StreamNormalizer:
         if d is None:
             d = self._out.take()
         return d
-
-    def _model_preset(self, ev: Mapping[str, Any]) -> None:
-        m = ev.get("model")  # the usual place, read without a call
-        preset = preset_for(m if type(m) is str and m else model_name(ev))
-        self._given = _DECIDED  # the first model named decides
-        if preset is not None:
-            made = _PRESET_SCANNERS.get(preset)
-            if made is None:  # once per preset (the table is fixed)
-                given = {"preset": preset}
-                made = _PRESET_SCANNERS[preset] = (
-                    scanner_factory(given), starts_in_reasoning(given)
-                )
-            self._out.use_scanner(made[0], made[1], {"preset": preset})
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).

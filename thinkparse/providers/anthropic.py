@@ -46,8 +46,8 @@ from ._access import (
     signature_text,
 )
 from ._accumulate import Anthropic
-from ._assemble import BLOCKS
-from ._collector import Collector, Parts
+from ._assemble import BLOCKS, Parts
+from ._collector import Collector
 
 PROVIDER = "anthropic"
 

@@ -43,8 +43,8 @@ from ._access import (
     signature_text,
 )
 from ._accumulate_parts import Gemini
-from ._assemble import BLOCKS
-from ._collector import Collector, Parts
+from ._assemble import BLOCKS, Parts
+from ._collector import Collector
 from ._wire import SCALARS, jsonify
 
 PROVIDER = "gemini"

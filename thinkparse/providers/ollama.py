@@ -21,8 +21,8 @@ from typing import Any, Optional
 from .._types import Delta
 from ._access import missing, opt_int, opt_map, opt_str
 from ._accumulate_parts import Ollama
-from ._assemble import FIELD
-from ._collector import Collector, Parts
+from ._assemble import FIELD, Parts
+from ._collector import Collector
 
 PROVIDER = "ollama"
 
@@ -89,18 +89,18 @@ class Decoder:
             th = msg.get("thinking")
             role = msg.get("role")
             if (
-                (c is None or type(c) is str)
-                and (th is None or type(th) is str)
-                and (role is None or type(role) is str)
+                (type(c) is str or c is None)
+                and (type(th) is str or th is None)
+                and (type(role) is str or role is None)
                 # no other key: as many keys as non-null values of these, else the keys looked at
                 and (len(msg) == (c is not None) + (th is not None) + (role is not None)
                      or msg.keys() <= _PLAIN_MESSAGE)
             ):
                 if (
                     len(ev) == 4
-                    and type(ev.get("model")) is str
-                    and type(ev.get("created_at")) is str
-                    and type(ev.get("done")) is bool
+                    and ev.get("model") is not None
+                    and ev.get("created_at") is not None
+                    and ev.get("done") is not None
                 ):
                     # the usual object: model, created_at, message and done (no counts, no
                     # done_reason), its top-level keys read on first use
@@ -119,32 +119,18 @@ class Decoder:
                         self.out.usage(p, n, None, None)
                     reason = ev.get("done_reason")
                     if reason is not None:
-                        self.out.finish(reason)
+                        if type(reason) is str:
+                            if reason:  # as Collector.finish
+                                self.out.finish_reason = reason
+                        else:
+                            self.out.finish(reason)
                     acc.top(ev, False)
-                # as the accumulator's event() would (an empty piece after the first changes
-                # nothing joined)
-                m = acc.msg
-                if m is None:
-                    m = acc.msg = {}
+                # the message's pieces, added up on first use (Ollama.settle)
+                short = acc.short
+                short.append(c)
+                short.append(th)
                 if role is not None:
-                    m["role"] = role
-                pieces = acc.pieces
-                if c:
-                    q = pieces.get("content")
-                    if q is None:
-                        pieces["content"] = [c]
-                    else:
-                        q.append(c)
-                elif c is not None and "content" not in pieces:
-                    pieces["content"] = [c]
-                if th:
-                    q = pieces.get("thinking")
-                    if q is None:
-                        pieces["thinking"] = [th]
-                    else:
-                        q.append(th)
-                elif th is not None and "thinking" not in pieces:
-                    pieces["thinking"] = [th]
+                    acc.role = role
                 out = self.out
                 if th:
                     if c:

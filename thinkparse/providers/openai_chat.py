@@ -66,7 +66,7 @@ from ._access import (
     signature_text,
 )
 from ._accumulate_chat import Chat
-from ._assemble import BLOCKS, FIELD
+from ._assemble import BLOCKS, FIELD, Parts
 from ._chat_fields import (
     content_parts,
     details,
@@ -75,7 +75,7 @@ from ._chat_fields import (
     thinking_text,
     usage_figures,
 )
-from ._collector import Collector, Parts
+from ._collector import Collector
 
 PROVIDER = "openai_chat"
 

@@ -52,8 +52,8 @@ from ._access import (
     shape_error,
 )
 from ._accumulate import Responses
-from ._assemble import BLOCKS
-from ._collector import Collector, Parts
+from ._assemble import BLOCKS, Parts
+from ._collector import Collector
 
 PROVIDER = "openai_responses"
 
