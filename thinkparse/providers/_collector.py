@@ -34,6 +34,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
 from .._spec import SEPARATOR
+from .._types import EMPTY_DELTA as _EMPTY
 from .._types import Delta, Extraction
 from ._assemble import (
     HARMONY,
@@ -46,7 +47,6 @@ from ._inline import InlineRouter
 from ._options import model_scanner
 
 _new_delta = tuple.__new__
-_EMPTY = Delta("", "")
 
 
 class Collector:

@@ -35,6 +35,7 @@ from .._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
 )
+from .._types import EMPTY_DELTA as _EMPTY
 from .._types import Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
@@ -49,7 +50,6 @@ from ._options import (
 from ._registry import REGISTRY, Decoder, check_provider, event_family
 from ._turn import Message
 
-_EMPTY = Delta("", "")
 #: ``_given`` once the model's preset was looked for: no options (never changed).
 _DECIDED: dict[str, Any] = {}
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._types import Delta
+from .._types import EMPTY_DELTA, Delta
 from ._access import (
     Figures,
     Where,
@@ -110,9 +110,6 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     )
 
 
-#: What an event that releases no text returns.
-_NOTHING = Delta("", "")
-
 #: Events the accumulator reads on first use (a block, the message's own fields: what it would
 #: copy, never text pieces); ``content_block_stop``, ``message_stop`` and keep-alives are not
 #: handed to it at all.
@@ -180,14 +177,14 @@ class Decoder:
                         # the same block and field as the last delta: its lists as remembered
                         self._pieces.append(v)
                         if not v:
-                            return _NOTHING
+                            return EMPTY_DELTA
                         if key == "thinking":
                             return self.out.reasoning_delta(self._seg, v, BLOCKS)
                         if key == "text":
                             return self.out.visible_delta(v)
                         self._sig.append(v)
-                        return _NOTHING
-                    out = _NOTHING
+                        return EMPTY_DELTA
+                    out = EMPTY_DELTA
                     b = None
                     if v:  # the delta straight from the collector (no take() call)
                         if key == "text":

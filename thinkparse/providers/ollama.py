@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._types import Delta
+from .._types import EMPTY_DELTA, Delta
 from ._access import missing, opt_int, opt_map, opt_str
 from ._accumulate_parts import Ollama
 from ._assemble import FIELD, Parts
@@ -89,12 +89,17 @@ class Decoder:
             th = msg.get("thinking")
             role = msg.get("role")
             if (
-                (type(c) is str or c is None)
-                and (type(th) is str or th is None)
-                and (type(role) is str or role is None)
-                # no other key: as many keys as non-null values of these, else the keys looked at
-                and (len(msg) == (c is not None) + (th is not None) + (role is not None)
-                     or msg.keys() <= _PLAIN_MESSAGE)
+                # a thinking piece, an answer piece (the usual two, tested first), or
+                (type(th) is str and type(c) is str and type(role) is str and len(msg) == 3)
+                or (th is None and type(c) is str and type(role) is str and len(msg) == 2)
+                or (
+                    (type(c) is str or c is None)
+                    and (type(th) is str or th is None)
+                    and (type(role) is str or role is None)
+                    # no other key: as many keys as non-null values, else the keys looked at
+                    and (len(msg) == (c is not None) + (th is not None) + (role is not None)
+                         or msg.keys() <= _PLAIN_MESSAGE)
+                )
             ):
                 if (
                     len(ev) == 4
@@ -140,7 +145,7 @@ class Decoder:
                     return out.reasoning_delta("o", th, FIELD)
                 if c:
                     return out.visible_delta(c)
-                return None
+                return EMPTY_DELTA  # (usage and the finish reason release no text)
         self._event(ev)
         acc.event(ev)
         return None

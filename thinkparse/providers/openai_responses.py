@@ -58,12 +58,13 @@ from ._collector import Collector
 PROVIDER = "openai_responses"
 
 
+_COUNTS = ("input_tokens", "output_tokens", "total_tokens")
+_DETAILS = ("output_tokens_details", "reasoning_tokens")
+
+
 def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
     """(input, output, total, reasoning) of a Responses ``usage`` object."""
-    return count_figures(
-        u, where, ("input_tokens", "output_tokens", "total_tokens"),
-        ("output_tokens_details", "reasoning_tokens"),
-    )
+    return count_figures(u, where, _COUNTS, _DETAILS)
 
 
 def _texts(parts: Any, owner: Where, key: str) -> list[str]:
@@ -176,7 +177,7 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
         if type(u) is not dict:
             u = opt_map(d, "usage", "")
         if u is not None:
-            figures = usage_figures(u, "usage")
+            figures = count_figures(u, "usage", _COUNTS, _DETAILS)  # usage_figures, inline
     reason = d.get("status")
     details = d.get("incomplete_details")
     if details is not None and isinstance(details, Mapping) and details.get("reason"):
