@@ -71,7 +71,7 @@ def _texts(parts: Any, owner: Where, key: str) -> list[str]:
     """The ``text`` of each part of ``owner[key]`` (``""`` for a part without one)."""
     if not parts:
         return []
-    if not isinstance(parts, (list, tuple)):
+    if type(parts) is not list and not isinstance(parts, (list, tuple)):
         raise shape_error(owner, key, "an array or null", parts)
     out = []
     for j, p in enumerate(parts):
@@ -114,7 +114,7 @@ def message_parts(item: Mapping[str, Any], where: Where) -> list[str]:
     parts = item.get("content")
     if not parts:
         return []
-    if not isinstance(parts, (list, tuple)):
+    if type(parts) is not list and not isinstance(parts, (list, tuple)):
         raise shape_error(where, "content", "an array or null", parts)
     out = []
     for j, p in enumerate(parts):
@@ -154,7 +154,9 @@ _DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed"
 
 def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Response``: every output item (the parts a stream's final event gives)."""
-    output = req_array(d, "output")
+    output = d.get("output")
+    if type(output) is not list:
+        output = req_array(d, "output")
     visible: list[str] = []
     segments: list[str] = []
     redacted = False
