@@ -484,6 +484,31 @@ def _table() -> None:
             print(f"feed {name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         print(f"feed {name}\t{best(run, 20, 60) / len(events):.0f}")
+    # A long stream (500 objects) and a stream whose turn is read (what waits until first use).
+    short = _ollama_events()
+    long = [short[0]] + [short[1 + i % (len(short) - 2)] for i in range(498)] + [short[-1]]
+
+    def long_run() -> None:
+        sn = StreamNormalizer()
+        for e in long:
+            sn.feed(e)
+        sn.close()
+
+    print(f"feed ollama (500 objects)\t{best(long_run, 2, 40) / len(long):.0f}")
+
+    def with_message() -> None:
+        sn = StreamNormalizer()
+        for e in short:
+            sn.feed(e)
+        sn.close()
+        sn.message  # noqa: B018 - the turn, built on first use
+
+    try:
+        with_message()
+    except AttributeError as e:  # a tree without the turn
+        print(f"feed ollama + message: {type(e).__name__}: {e}", file=sys.stderr)
+    else:
+        print(f"feed ollama + message (per object)\t{best(with_message, 20, 60) / len(short):.0f}")
 
 
 def against(trees: list[str]) -> None:
