@@ -37,7 +37,7 @@ from typing import IO, Any, Optional, Union
 
 from ._budget import turn_tokens
 from ._masking import DEFAULT_MASKER
-from ._store_io import import_rows, write_jsonl
+from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
     COLUMN_NAMES,
     Masker,
@@ -363,17 +363,7 @@ class TraceStore:
         """
         rows = import_rows(fp, self.masker)
         with self._lock:
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                before = conn.total_changes
-                conn.executemany(_INSERT.replace("INSERT", "INSERT OR IGNORE", 1), rows)
-                inserted = conn.total_changes - before
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-        return inserted
+            return insert_new(self._connection(), _INSERT, rows)
 
     def export_parquet(self, path: PathLike, /, **filters: Any) -> int:
         """Write the matching traces to a Parquet file (needs ``pyarrow``).

@@ -18,6 +18,7 @@ import importlib
 import io
 import json
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator
 from typing import IO, Any, Callable, Optional, Union
 
@@ -171,3 +172,18 @@ def import_rows(fp: FileArg, masker: Optional[Masker]) -> list[tuple[Any, ...]]:
         for number, line in open_lines(fp, "fp")
         if line.strip()
     ]
+
+
+def insert_new(conn: sqlite3.Connection, insert: str, rows: list[tuple[Any, ...]]) -> int:
+    """Insert ``rows`` with the ``insert`` statement in one transaction, skipping ids already
+    stored; the number inserted.  Any error rolls the whole batch back."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        before = conn.total_changes
+        conn.executemany(insert.replace("INSERT", "INSERT OR IGNORE", 1), rows)
+        inserted = conn.total_changes - before
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return inserted

@@ -17,6 +17,14 @@ _USUAL_CHUNK = frozenset({"candidates", "usageMetadata", "modelVersion", "respon
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 
 
+def copy_keys(into: dict[str, Any], src: Mapping[str, Any], skip: str) -> None:
+    """Copy every key of ``src`` but ``skip`` into ``into`` (scalars as they are, the rest as
+    JSON copies; last value wins)."""
+    for k, v in src.items():
+        if k != skip:
+            into[k] = v if type(v) in SCALARS else jsonify(v)
+
+
 # --- Gemini ------------------------------------------------------------------------------------
 class Gemini(AccumulatorBase):
     """Streamed ``GenerateContentResponse`` chunks added up."""
@@ -66,19 +74,13 @@ class Gemini(AccumulatorBase):
             idx = m.get("index")
             if (i if idx is None else idx) != self.choice:
                 continue
-            cand = self.cand
-            for k, v in m.items():
-                if k != "content":
-                    cand[k] = v if type(v) in SCALARS else jsonify(v)
+            copy_keys(self.cand, m, "content")
             content = m.get("content")
             if type(content) is not dict:
                 content = as_map(content)
                 if content is None:
                     continue
-            kept = self.content
-            for k, v in content.items():
-                if k != "parts":
-                    kept[k] = v if type(v) in SCALARS else jsonify(v)
+            copy_keys(self.content, content, "parts")
             for p in as_list(content.get("parts")):
                 pm = p if type(p) is dict else as_map(p)
                 if pm is not None:

@@ -42,10 +42,9 @@ from ._access import (
     shape_error,
     signature_text,
 )
-from ._accumulate_parts import Gemini
+from ._accumulate_parts import Gemini, copy_keys
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector
-from ._wire import SCALARS, jsonify
 
 PROVIDER = "gemini"
 
@@ -102,13 +101,11 @@ def chosen(d: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
         ResponseShapeError: ``candidates`` is not an array.
     """
     cands = d.get("candidates")
-    if not cands:
-        if cands is not None and not isinstance(cands, (list, tuple)):
-            raise shape_error("", "candidates", "an array or null", cands)
+    if cands is None:
         return None
     if not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    return candidate(cands, choice)
+    return candidate(cands, choice) if cands else None
 
 
 def parts_in(c0: Mapping[str, Any], choice: int) -> Optional[Sequence[Any]]:
@@ -303,23 +300,11 @@ class Decoder:
             reason = c.get("finishReason") or c.get("finish_reason")
             if reason is not None:
                 out.finish(reason)
-            for k, v in c.items():
-                if k != "content":
-                    cand[k] = v if type(v) in SCALARS else jsonify(v)
-        if len(content) == 2:
-            role = content.get("role")
-            if type(role) is str:
-                acc.content["role"] = role
-            else:
-                kept = acc.content
-                for k, v in content.items():
-                    if k != "parts":
-                        kept[k] = v if type(v) in SCALARS else jsonify(v)
+            copy_keys(cand, c, "content")
+        if len(content) == 2 and type(content.get("role")) is str:
+            acc.content["role"] = content["role"]
         elif len(content) != 1:
-            kept = acc.content
-            for k, v in content.items():
-                if k != "parts":
-                    kept[k] = v if type(v) in SCALARS else jsonify(v)
+            copy_keys(acc.content, content, "parts")
         if u is not None and len(ev) == 4 and acc.usual and "modelVersion" in ev and (
             "responseId" in ev
         ):
