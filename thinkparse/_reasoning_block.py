@@ -47,6 +47,30 @@ _REDACTED_TAG = re.compile(r"</?REDACTED>")
 _REASONING_TAG = re.compile(r"</?REASONING>")
 
 
+def _sections(
+    message: str, tag: re.Pattern[str], opener: str
+) -> tuple[list[tuple[int, int, int, int]], int]:
+    """The outermost sections of one tag pair, read left to right with a depth counter.
+
+    Returns:
+        ``(start, inner start, inner end, end)`` of each closed outermost section, and where the
+        section still open at the end begins (``-1``: none).  A closer at depth zero is text.
+    """
+    spans: list[tuple[int, int, int, int]] = []
+    depth = 0
+    start = 0  # where the current outermost section began
+    for m in tag.finditer(message):
+        if m.group() == opener:
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif depth:
+            depth -= 1
+            if depth == 0:
+                spans.append((start, start + len(opener), m.start(), m.end()))
+    return spans, (start if depth else -1)
+
+
 def redact_text(message: str) -> tuple[str, int]:
     """Replace each outermost ``<REDACTED>`` section by ``[REDACTED]`` (R7).
 
@@ -56,31 +80,19 @@ def redact_text(message: str) -> tuple[str, int]:
     """
     if REDACTED_OPEN not in message:
         return message, 0
+    spans, unclosed = _sections(message, _REDACTED_TAG, REDACTED_OPEN)
     parts: list[str] = []
-    depth = 0
     kept = 0  # start of the text not yet copied
-    start = 0  # where the current outermost section began
-    count = 0
-    for m in _REDACTED_TAG.finditer(message):
-        if m.group() == REDACTED_OPEN:
-            if depth == 0:
-                start = m.start()
-            depth += 1
-        elif depth:
-            depth -= 1
-            if depth == 0:
-                parts.append(message[kept:start])
-                parts.append(REDACTED_MARK)
-                kept = m.end()
-                count += 1
-        # else: a stray closer stays as text
-    if depth:  # unclosed: fail closed, hide the rest
+    for start, _, _, end in spans:
         parts.append(message[kept:start])
         parts.append(REDACTED_MARK)
-        count += 1
+        kept = end
+    if unclosed >= 0:  # unclosed: fail closed, hide the rest
+        parts.append(message[kept:unclosed])
+        parts.append(REDACTED_MARK)
     else:
         parts.append(message[kept:])
-    return "".join(parts), count
+    return "".join(parts), len(spans) + (unclosed >= 0)
 
 
 def _single(message: str, redactions: int) -> Parsed:
@@ -97,29 +109,19 @@ def _single(message: str, redactions: int) -> Parsed:
 
 
 def _multi(message: str, redactions: int) -> Parsed:
-    outside: list[str] = []
-    blocks: list[str] = []
-    depth = 0
-    kept = 0  # start of the visible text not yet copied
-    start = 0  # where the current block's opener began
-    for m in _REASONING_TAG.finditer(message):
-        if m.group() == REASONING_OPEN:
-            if depth == 0:
-                start = m.start()
-            depth += 1
-        elif depth:
-            depth -= 1
-            if depth == 0:
-                outside.append(message[kept:start])
-                blocks.append(message[start + len(REASONING_OPEN):m.start()].strip())
-                kept = m.end()
-        # else: a stray closer is visible text
-    if not blocks:
+    spans, _ = _sections(message, _REASONING_TAG, REASONING_OPEN)
+    if not spans:
         return Parsed(message, None, 0, (), redactions)
+    outside: list[str] = []
+    kept = 0  # start of the visible text not yet copied
+    for start, _, _, end in spans:
+        outside.append(message[kept:start])
+        kept = end
     outside.append(message[kept:])  # an unclosed opener stays here with the rest
     visible = "".join(outside).strip()
+    blocks = tuple(message[i:j].strip() for _, i, j, _ in spans)
     reasoning = "\n\n".join(b for b in blocks if b)
-    return Parsed(visible, reasoning, tokens_estimate(reasoning), tuple(blocks), redactions, True)
+    return Parsed(visible, reasoning, tokens_estimate(reasoning), blocks, redactions, True)
 
 
 def parse(message: str, /, *, multi_block: bool = False, redact: bool = True) -> Parsed:
