@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncIterator, Iterator
-from types import TracebackType
 from typing import Any, Callable, Optional, Union
 
+from ._closing import AsyncClosing, Closing
 from ._types import Delta, Extraction
 from .providers import StreamNormalizer
 
@@ -155,7 +155,7 @@ class _Base:
         return self._normalizer.message
 
 
-class DeltaStream(_Base, Iterator[Delta]):
+class DeltaStream(_Base, Closing, Iterator[Delta]):
     """An iterator of :class:`~thinkparse.Delta` over a synchronous SDK stream (W2).
 
     Made by :func:`stream_deltas`; see the module docstring for what counts as an event.
@@ -215,19 +215,9 @@ class DeltaStream(_Base, Iterator[Delta]):
             self._release()
             self._finish()
 
-    def __enter__(self) -> DeltaStream:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
 
-class AsyncDeltaStream(_Base, AsyncIterator[Delta]):
+class AsyncDeltaStream(_Base, AsyncClosing, AsyncIterator[Delta]):
     """An async iterator of :class:`~thinkparse.Delta` over an asynchronous SDK stream (W2).
 
     Made by :func:`astream_deltas`; see the module docstring for what counts as an event.
@@ -310,16 +300,6 @@ class AsyncDeltaStream(_Base, AsyncIterator[Delta]):
             await self._release()
             self._finish()
 
-    async def __aenter__(self) -> AsyncDeltaStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        await self.aclose()
 
 
 def stream_deltas(stream: Any, /, **options: Any) -> DeltaStream:

@@ -48,9 +48,9 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import AsyncIterator, Iterator
-from types import TracebackType
 from typing import Any, Callable, Optional, TypeVar
 
+from ._closing import AsyncClosing, Closing
 from ._models import preset_for_model
 from ._scanner import ThinkScanner
 from ._think import split_think
@@ -190,7 +190,7 @@ class _Rewriter:
         return out
 
 
-class _Stream:
+class _Stream(Closing):
     """A synchronous chunk stream with the reasoning separated (W3)."""
 
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
@@ -210,17 +210,6 @@ class _Stream:
     def __next__(self) -> Any:
         return next(self._chunks)
 
-    def __enter__(self) -> _Stream:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        self.close()
-
     def close(self) -> None:
         """Close the underlying SDK stream."""
         self._stream.close()
@@ -229,7 +218,7 @@ class _Stream:
         return getattr(self._stream, name)
 
 
-class _AsyncStream:
+class _AsyncStream(AsyncClosing):
     """An asynchronous chunk stream with the reasoning separated (W3)."""
 
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
@@ -251,20 +240,11 @@ class _AsyncStream:
     async def __anext__(self) -> Any:
         return await self._chunks.__anext__()
 
-    async def __aenter__(self) -> _AsyncStream:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: Optional[type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        await self.close()
-
     async def close(self) -> None:
         """Close the underlying SDK stream."""
         await self._stream.close()
+
+    aclose = close
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
