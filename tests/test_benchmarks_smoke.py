@@ -140,12 +140,14 @@ def test_bench_stream_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targ
 
 def test_bench_one_shot_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targets 3-4
     table = bench.bench_one_shot(_impls(scanner_cls), n_chars=2000, repeats=1)
-    assert [row[0] for row in table.rows] == ["realistic"] * 3 + ["tag-free prose"] * 3
-    assert [row[1].split(":")[0] for row in table.rows[:3]] == [
+    assert [row[0] for row in table.rows] == ["realistic"] * 4 + ["tag-free prose"] * 4
+    assert [row[1].split(":")[0] for row in table.rows[:4]] == [
         "memchr",
+        "memchr, text in the caches",
         _impls(scanner_cls)[0][0],
         "split_think (active",
     ]
+    assert table.rows[1][5].endswith("(not the baseline)")  # cold starts; the warm memchr beside
     assert all(row[4].replace(",", "").isdigit() for row in table.rows)
 
 
