@@ -113,6 +113,19 @@ def test_stream_model_preset_named_before_the_text(model_table: dict[str, str]) 
     sn.feed({"model": "other", "choices": [{"index": 0, "delta": {"content": "</think>a"}}]})
     sn.close()
     assert (sn.result.visible, sn.result.reasoning) == ("a", "plan")
+    # a model named only after the first visible text changes nothing: that text chose the
+    # scanner (the default's split, exactly as a stream that names no model)
+    chunks = [{"choices": [{"index": 0, "delta": {"content": "plan"}}]},
+              {"model": "m-sir", "choices": [{"index": 0, "delta": {"content": "</think>a"}}]}]
+    late, unnamed = StreamNormalizer(), StreamNormalizer()
+    for chunk in chunks:
+        late.feed(chunk)
+        unnamed.feed({"choices": chunk["choices"]})
+    late.close()
+    unnamed.close()
+    assert (late.result.visible, late.result.reasoning) == (
+        unnamed.result.visible, unnamed.result.reasoning
+    ) != ("a", "plan")
     # after dedicated reasoning the text is not scanned (P4), whatever the model's preset
     sn = StreamNormalizer()
     sn.feed({"model": "m-sir", "choices": [{"index": 0, "delta": {"reasoning_content": "r"}}]})

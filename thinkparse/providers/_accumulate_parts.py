@@ -228,16 +228,15 @@ class Ollama(AccumulatorBase):
         if self.role is not None:
             m["role"] = self.role
             self.role = None
-        content, thinking = short[0::2], short[1::2]
-        runs = [("content", content), ("thinking", thinking)]
-        if _first_string(thinking) < _first_string(content):
-            runs.reverse()  # a key new to the message goes in at its first piece
-        for key, values in runs:
-            got = [v for v in values if v]
-            if not got:
-                if _first_string(values) == len(values):
-                    continue  # the key never came
-                got = [""]
+        # a key new to the message goes in at its first piece (content first on a tie)
+        runs = sorted(
+            (_first_string(values), key, values)
+            for key, values in (("content", short[0::2]), ("thinking", short[1::2]))
+        )
+        for first, key, values in runs:
+            if first == len(values):
+                continue  # the key never came
+            got = [v for v in values if v] or [""]
             q = pieces.get(key)
             if q is None:
                 pieces[key] = got

@@ -217,21 +217,9 @@ class Collector:
         continuing a started segment is released as it is, with no call per part.  Only valid
         right after a ``take()`` (nothing released since), which ``feed`` guarantees.
         """
-        if text:
-            if key == self._seg_key:
-                if self._seg_started:
-                    self._rea.append(text)
-                    return _new_delta(Delta, ("", text))
-            elif not self._released and not text.isspace():
-                # the stream's first reasoning (nothing released, no separator): a new segment
-                # started by this piece, as reasoning() would
-                self._seg_key = key
-                self._seg_started = self._released = self._dedicated = True
-                self._pending = None
-                if self._fmt is None:
-                    self._fmt = fmt
-                self._rea.append(text)
-                return _new_delta(Delta, ("", text))
+        if key == self._seg_key and self._seg_started and text:
+            self._rea.append(text)
+            return _new_delta(Delta, ("", text))
         self.reasoning(key, text, fmt)
         return self.take()
 

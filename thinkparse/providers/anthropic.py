@@ -97,13 +97,10 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
                         sigs.append(sig)
         elif t == "redacted_thinking":
             redacted = True
-    figures = None
     u = d.get("usage")
-    if u is not None:
-        if type(u) is not dict:
-            u = opt_map(d, "usage", "")
-        if u is not None:
-            figures = usage_figures(u, "usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(d, "usage", "")
+    figures = usage_figures(u, "usage") if u is not None else None
     return (
         visible[0] if len(visible) == 1 else "".join(visible),
         segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),

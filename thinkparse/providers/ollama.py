@@ -124,11 +124,7 @@ class Decoder:
                         self.out.usage(p, n, None, None)
                     reason = ev.get("done_reason")
                     if reason is not None:
-                        if type(reason) is str:
-                            if reason:  # as Collector.finish
-                                self.out.finish_reason = reason
-                        else:
-                            self.out.finish(reason)
+                        self.out.finish(reason)
                     acc.top(ev, False)
                 # the message's pieces, added up on first use (Ollama.settle)
                 short = acc.short

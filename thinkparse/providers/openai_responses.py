@@ -173,13 +173,10 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
             segments.extend(segs)
             if red:
                 redacted = True
-    figures = None
     u = d.get("usage")
-    if u is not None:
-        if type(u) is not dict:
-            u = opt_map(d, "usage", "")
-        if u is not None:
-            figures = count_figures(u, "usage", _COUNTS, _DETAILS)  # usage_figures, inline
+    if u is not None and type(u) is not dict:
+        u = opt_map(d, "usage", "")
+    figures = usage_figures(u, "usage") if u is not None else None
     reason = d.get("status")
     details = d.get("incomplete_details")
     if details is not None and isinstance(details, Mapping) and details.get("reason"):
