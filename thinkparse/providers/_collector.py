@@ -100,19 +100,24 @@ class Collector:
         """A piece of dedicated reasoning belonging to segment ``key``."""
         if not text:
             return
+        if key == self._seg_key and self._seg_started:
+            self._dr += text
+            return
+        self._dr += self._begin(key, text, fmt)
+
+    def _begin(self, key: Any, text: str, fmt: str) -> str:
+        """A non-empty piece that does not continue a started segment: the text it releases
+        (``""`` while the segment holds only whitespace)."""
         if key != self._seg_key:
             self._seg_key = key
             self._seg_started = False
             self._pending = None
-        elif self._seg_started:
-            self._dr += text
-            return
         if text.isspace():
             if self._pending is None:
                 self._pending = [text]
             else:
                 self._pending.append(text)
-            return
+            return ""
         self._seg_started = True
         if self._pending:
             text = "".join(self._pending) + text
@@ -123,7 +128,7 @@ class Collector:
         self._dedicated = True
         if self._fmt is None:
             self._fmt = fmt
-        self._dr += text
+        return text
 
     def end_segment(self) -> None:
         """The current reasoning segment is over (the next piece starts a new one)."""
@@ -214,14 +219,18 @@ class Collector:
         """``reasoning(key, text, fmt)`` then ``take()``, for a stream event holding one piece.
 
         The short path of a stream's usual event (docs/behaviour.md#p9's cost goal): a piece
-        continuing a started segment is released as it is, with no call per part.  Only valid
-        right after a ``take()`` (nothing released since), which ``feed`` guarantees.
+        continuing a started segment is released as it is, with no call; another goes through
+        ``_begin`` as in ``reasoning``.  Only valid right after a ``take()`` (nothing released
+        since), which ``feed`` guarantees.
         """
-        if key == self._seg_key and self._seg_started and text:
-            self._rea.append(text)
-            return _new_delta(Delta, ("", text))
-        self.reasoning(key, text, fmt)
-        return self.take()
+        if not text:
+            return _EMPTY
+        if key != self._seg_key or not self._seg_started:
+            text = self._begin(key, text, fmt)
+            if not text:
+                return _EMPTY
+        self._rea.append(text)
+        return _new_delta(Delta, ("", text))
 
     def visible_delta(self, text: str) -> Delta:
         """``visible(text)`` then ``take()``, for a stream event holding one piece of answer
