@@ -45,15 +45,21 @@ from typing import Any, Optional
 
 from thinkparse._errors import ScannerClosedError
 from thinkparse._spec import (
+    ANS_CLOSE as _ANS_CLOSE,
+    ANS_OPEN as _ANS_OPEN,
+    CHANNEL_SCANNERS,
+    DEFAULT_ANSWER_OPT,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    DEFAULT_TERMINATORS_OPT,
     FENCE_MAX_INDENT as _FENCE_MAX_INDENT,
     FENCE_MIN_RUN as _FENCE_MIN_RUN,
     LIT_CLOSE as _LIT_CLOSE,
     LIT_OPEN as _LIT_OPEN,
+    LIT_TERM as _LIT_TERM,
     MAX_ATTR_CHARS as _MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE as _MAX_CLOSER_SPACE,
     NOT_INITIALISED,
@@ -100,6 +106,9 @@ cdef Py_ssize_t MAX_ATTR_CHARS = _MAX_ATTR_CHARS
 cdef Py_ssize_t MAX_CLOSER_SPACE = _MAX_CLOSER_SPACE
 cdef int LIT_OPEN = _LIT_OPEN
 cdef int LIT_CLOSE = _LIT_CLOSE
+cdef int LIT_TERM = _LIT_TERM
+cdef int ANS_OPEN = _ANS_OPEN
+cdef int ANS_CLOSE = _ANS_CLOSE
 cdef int TAG_OPEN = _TAG_OPEN
 cdef int TAG_CLOSE = _TAG_CLOSE
 cdef str SEP = SEPARATOR
@@ -219,22 +228,34 @@ cdef int _cs_init(tp_charset *cs, str chars) except -1:
 
 cdef struct Tables:
     # The read-only tables of one option set: the candidates in T1 order (kind, pair, text as
-    # ``cand_len`` characters from ``cand_chars[cand_start]``), the pairs, the candidate sets a
-    # position can be matched against, and the character sets searched for; the same names as
-    # the pure-Python scanner's ``_Plan``.
-    int ncands, npairs, ncloser
+    # ``cand_len`` characters from ``cand_chars[cand_start]``), the candidate sets a position
+    # can be matched against and the character sets searched for; the same names as the
+    # pure-Python scanner's ``_Plan``.  ``pair_cands`` holds, for each pair p, ``npair_set``
+    # candidates from ``pair_cands[p * npair_set]``: its closer, then the terminators (F2).
+    int ncands, npairs, nvisible, nimplicit, ncloser, npair_set
     int *cand_kind
     int *cand_pair
     Py_ssize_t *cand_len
     Py_ssize_t *cand_start
     Py_UCS4 *cand_chars
-    int *closer_of_pair
-    int *all_cands
+    int *visible_cands
+    int *implicit_cands
     int *closer_cands
-    tp_charset visible_cs, plain_cs, all_cs, closer_cs, span_cs, lf_cs, backtick_cs, tilde_cs
-    tp_charset *closer_cs_of_pair
-    bint code_aware
+    int *pair_cands
+    tp_charset visible_cs, plain_cs, implicit_cs, closer_cs, span_cs, lf_cs, backtick_cs, tilde_cs
+    tp_charset *pair_cs
+    bint code_aware, answer
     Py_ssize_t tent_cap
+
+
+cdef int *_int_array(list values) except NULL:
+    cdef int *out = <int *>PyMem_Malloc((len(values) or 1) * sizeof(int))
+    cdef Py_ssize_t i
+    if out == NULL:
+        raise MemoryError()
+    for i in range(len(values)):
+        out[i] = values[i]
+    return out
 
 
 @cython.final
@@ -242,65 +263,73 @@ cdef class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
     cdef Tables tables
+    cdef object channel
 
     def __cinit__(self, cfg):
         memset(&self.tables, 0, sizeof(Tables))
 
     def __init__(self, cfg):
         cdef list prefs = []
-        cdef int i, k, p
+        cdef int i, p
         cdef Py_ssize_t total = 0
         cdef Py_UCS4 ch
+        self.channel = cfg.channel
         for kind, text, p in cfg.candidates:
-            prefs.append(text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text)
+            prefs.append(text if kind < TAG_OPEN else ("<" if kind == TAG_OPEN else "</") + text)
+        terms = list(cfg.terminators)
+        closers = [close for _, close in cfg.pairs]
+        implicit = [i for pair in cfg.pairs for i in pair] + terms
+        pair_sets = []
+        for close in closers:
+            pair_sets += [close] + terms
         self.tables.ncands = len(prefs)
         self.tables.npairs = len(cfg.pairs)
+        self.tables.nvisible = len(cfg.visible)
+        self.tables.nimplicit = len(implicit)
+        self.tables.ncloser = len(closers) + len(terms)
+        self.tables.npair_set = 1 + len(terms)
+        self.tables.visible_cands = _int_array(list(cfg.visible))
+        self.tables.implicit_cands = _int_array(implicit)
+        self.tables.closer_cands = _int_array(closers + terms)
+        self.tables.pair_cands = _int_array(pair_sets)
         self.tables.cand_kind = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
         self.tables.cand_pair = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
         self.tables.cand_len = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
         self.tables.cand_start = <Py_ssize_t *>PyMem_Malloc(self.tables.ncands * sizeof(Py_ssize_t))
-        self.tables.all_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
-        self.tables.closer_cands = <int *>PyMem_Malloc(self.tables.ncands * sizeof(int))
-        self.tables.closer_of_pair = <int *>PyMem_Malloc(self.tables.npairs * sizeof(int))
-        self.tables.closer_cs_of_pair = <tp_charset *>PyMem_Malloc(self.tables.npairs * sizeof(tp_charset))
+        self.tables.pair_cs = <tp_charset *>PyMem_Malloc(self.tables.npairs * sizeof(tp_charset))
+        if self.tables.pair_cs != NULL:
+            memset(self.tables.pair_cs, 0, self.tables.npairs * sizeof(tp_charset))
         for pref in prefs:
             total += len(pref)
         self.tables.cand_chars = <Py_UCS4 *>PyMem_Malloc(total * sizeof(Py_UCS4))
-        if (self.tables.cand_kind == NULL or self.tables.cand_pair == NULL or self.tables.cand_len == NULL or self.tables.cand_start == NULL
-                or self.tables.all_cands == NULL or self.tables.closer_cands == NULL or self.tables.closer_of_pair == NULL
-                or self.tables.closer_cs_of_pair == NULL or self.tables.cand_chars == NULL):
+        if (self.tables.cand_kind == NULL or self.tables.cand_pair == NULL or self.tables.cand_len == NULL
+                or self.tables.cand_start == NULL or self.tables.pair_cs == NULL
+                or self.tables.cand_chars == NULL):
             raise MemoryError()
         total = 0
-        self.tables.ncloser = 0
         for i in range(self.tables.ncands):
             kind_i, _, p = cfg.candidates[i]
             self.tables.cand_kind[i] = kind_i
             self.tables.cand_pair[i] = p
-            self.tables.all_cands[i] = i
-            if kind_i == LIT_CLOSE or kind_i == TAG_CLOSE:
-                self.tables.closer_cands[self.tables.ncloser] = i
-                self.tables.ncloser += 1
             self.tables.cand_start[i] = total
             self.tables.cand_len[i] = len(prefs[i])
             for ch in <str>prefs[i]:
                 self.tables.cand_chars[total] = ch
                 total += 1
+        term_firsts = "".join([(<str>prefs[i])[0] for i in terms])
         for p in range(self.tables.npairs):
-            memset(&self.tables.closer_cs_of_pair[p], 0, sizeof(tp_charset))
-        for p in range(self.tables.npairs):
-            self.tables.closer_of_pair[p] = cfg.pairs[p][1]
-            _cs_init(&self.tables.closer_cs_of_pair[p], (<str>prefs[self.tables.closer_of_pair[p]])[0])
+            _cs_init(&self.tables.pair_cs[p], (<str>prefs[closers[p]])[0] + term_firsts)
         firsts = cfg.first_chars
         _cs_init(&self.tables.visible_cs, firsts + ("`~" if cfg.code_aware else ""))
         _cs_init(&self.tables.plain_cs, firsts + "<`~\n")
-        _cs_init(&self.tables.all_cs, firsts)
-        _cs_init(&self.tables.closer_cs, "".join([(<str>prefs[self.tables.closer_cands[k]])[0]
-                                          for k in range(self.tables.ncloser)]))
+        _cs_init(&self.tables.implicit_cs, "".join([(<str>prefs[i])[0] for i in implicit]))
+        _cs_init(&self.tables.closer_cs, "".join([(<str>prefs[i])[0] for i in closers + terms]))
         _cs_init(&self.tables.span_cs, "`\n")
         _cs_init(&self.tables.lf_cs, "\n")
         _cs_init(&self.tables.backtick_cs, "`")
         _cs_init(&self.tables.tilde_cs, "~")
         self.tables.code_aware = cfg.code_aware
+        self.tables.answer = cfg.answer
         self.tables.tent_cap = cfg.max_tentative
 
     def __dealloc__(self):
@@ -310,21 +339,22 @@ cdef class _Plan:
         PyMem_Free(self.tables.cand_len)
         PyMem_Free(self.tables.cand_start)
         PyMem_Free(self.tables.cand_chars)
-        PyMem_Free(self.tables.all_cands)
+        PyMem_Free(self.tables.visible_cands)
+        PyMem_Free(self.tables.implicit_cands)
         PyMem_Free(self.tables.closer_cands)
-        PyMem_Free(self.tables.closer_of_pair)
+        PyMem_Free(self.tables.pair_cands)
         PyMem_Free(self.tables.visible_cs.extra)
         PyMem_Free(self.tables.plain_cs.extra)
-        PyMem_Free(self.tables.all_cs.extra)
+        PyMem_Free(self.tables.implicit_cs.extra)
         PyMem_Free(self.tables.closer_cs.extra)
         PyMem_Free(self.tables.span_cs.extra)
         PyMem_Free(self.tables.lf_cs.extra)
         PyMem_Free(self.tables.backtick_cs.extra)
         PyMem_Free(self.tables.tilde_cs.extra)
-        if self.tables.closer_cs_of_pair != NULL:
+        if self.tables.pair_cs != NULL:
             for p in range(self.tables.npairs):
-                PyMem_Free(self.tables.closer_cs_of_pair[p].extra)
-            PyMem_Free(self.tables.closer_cs_of_pair)
+                PyMem_Free(self.tables.pair_cs[p].extra)
+            PyMem_Free(self.tables.pair_cs)
 
 
 #: Plans by validated option set (bounded).
@@ -333,7 +363,7 @@ cdef dict _PLANS = {}
 
 @cython.final
 cdef class ThinkScanner:
-    """ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False, code_aware=True, max_tentative=8192, preset=None)
+    """ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False, code_aware=True, max_tentative=8192, preset=None, terminators=(), answer=(), prompt=None)
 --
 
 Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7).
@@ -349,10 +379,18 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         code_aware: tags inside Markdown code are text (T5).
         max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
             or more, for no limit.
-        preset: a model family's options (docs/behaviour.md#presets); explicit options win.
+        preset: a model family's options (docs/behaviour.md#presets), or a peer parser's
+            name for one (``PRESET_ALIASES``, F1); explicit options win.
+        terminators: literal markers that end a reasoning block and stay in the visible
+            text, such as a tool-call section's opener (F2).
+        answer: literal ``(open, close)`` pairs wrapping the final answer, removed from the
+            visible text with the whitespace right inside them (F3).
+        prompt: the rendered prompt (or its end): the text starts inside a block iff the
+            prompt leaves one open (F4); not together with ``start_in_reasoning``.
 
     The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
-    :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.
+    :attr:`tag_consumed`, :attr:`orphan_at` (T4, T10) and :attr:`reasoning_closed` (F7)
+    describe the state after the last call.
     A scanner serves one caller at a time: a call that starts while another call of the same
     scanner is running (from a finalizer or another thread) raises ``RuntimeError``, as does any
     use of a scanner whose ``__init__`` did not complete.
@@ -376,10 +414,15 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         bint _closed, _fast, _busy
         Py_ssize_t _fed, _offset
         list _out_visible, _out_reasoning
+        # a channel scanner that reads the whole text instead (F6), or None
+        object _channel
         # visible text: T8 leading whitespace, T5 line start
         bint _produced, _lead_dropped, _last_was_lf, _line_start
         Py_ssize_t _line_spaces
         list _lead_ws
+        # answer wrappers (F3): whitespace dropped after an opener, a trailing run held
+        bint _ans_lead
+        list _ans_ws
         # the visible run released by this call, as a slice not yet copied
         object _pending_text
         Py_ssize_t _pending_start, _pending_end
@@ -388,10 +431,10 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         Py_ssize_t _run_len, _span_run, _fence_len, _fence_run, _fence_indent
         Py_UCS4 _fence_char
         int _fence_phase
-        # blocks (T2, T3, T6, T8, T9)
+        # blocks (T2, T3, T6, T8, T9, F7)
         bint _reasoning_released, _block_started, _echo_possible, _tag_consumed
         list _block_ws
-        bint _had_block
+        bint _had_block, _block_closed
         Py_ssize_t _orphan_at
         int *_block_cands
         int _block_ncands
@@ -432,10 +475,13 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         code_aware: Any = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Any = DEFAULT_MAX_TENTATIVE_OPT,
         preset: Optional[str] = None,
+        terminators: Any = DEFAULT_TERMINATORS_OPT,
+        answer: Any = DEFAULT_ANSWER_OPT,
+        prompt: Optional[str] = None,
     ) -> None:
         cfg = resolve_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-            allow_auto=False,
+            terminators, answer, prompt, allow_auto=False,
         )
         if self._plan is not None:
             raise RuntimeError("ThinkScanner.__init__ may be called only once")
@@ -470,6 +516,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._line_start = True
         self._line_spaces = 0
         self._lead_ws = []
+        self._ans_lead = False
+        self._ans_ws = []
         self._pending_text = None
         self._run_at_line_start = False
         self._run_len = 0
@@ -484,6 +532,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._block_ws = []
         self._echo_possible = False
         self._had_block = False
+        self._block_closed = True
         self._tag_consumed = False
         self._orphan_at = -1
         self._tent_opener = ""
@@ -494,11 +543,13 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._held_last = 0
         self._held_ncands = 0
         self._mode = M_VIS
-        self._block_cands = self._tables.all_cands
-        self._block_ncands = self._tables.ncands
-        self._block_charset = &self._tables.all_cs
+        self._block_cands = self._tables.implicit_cands
+        self._block_ncands = self._tables.nimplicit
+        self._block_charset = &self._tables.implicit_cs
+        self._channel = CHANNEL_SCANNERS[plan.channel]() if plan.channel else None
         if cfg.start_in_reasoning:
-            self._open_block(self._tables.all_cands, self._tables.ncands, &self._tables.all_cs)
+            self._open_block(self._tables.implicit_cands, self._tables.nimplicit,
+                             &self._tables.implicit_cs)
             self._echo_possible = True
         return 0
 
@@ -532,7 +583,9 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         if self._fast and PyUnicode_CheckExact(chunk):
             n = PyUnicode_GET_LENGTH(chunk)
             if tp_find(PyUnicode_DATA(chunk), PyUnicode_KIND(chunk), 0, n,
-                       &self._tables.plain_cs) == n:
+                       &self._tables.plain_cs) == n and not (
+                    self._tables.answer and n and Py_UNICODE_ISSPACE(
+                        PyUnicode_READ(PyUnicode_KIND(chunk), PyUnicode_DATA(chunk), n - 1))):
                 if n:
                     self._fed += n
                     self._last_was_lf = False
@@ -545,6 +598,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             raise ScannerClosedError("feed() after close(): this scanner has finished")
         if self._busy:
             raise RuntimeError(REENTERED)
+        if self._channel is not None:
+            return self._channel.feed(chunk)
         # Any allocation below can run Python code (a finalizer, another thread): while busy,
         # the fast path is off and every entry point raises, so no state changes under us.
         self._busy = True
@@ -558,7 +613,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._offset = base
                 self._run(<str>chunk, 0, False)
             delta = self._result(self._vis_out(), self._out(self._out_reasoning))
-            self._fast = self._mode == M_VIS and self._produced and not self._held_parts
+            self._fast = (self._mode == M_VIS and self._produced and not self._held_parts
+                          and not self._ans_lead and not self._ans_ws)
         finally:
             self._busy = False
         return delta
@@ -579,14 +635,20 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             return _EMPTY
         if self._busy:
             raise RuntimeError(REENTERED)
-        self._busy = True
         self._closed = True
+        if self._channel is not None:
+            return self._channel.close()
+        self._busy = True
         self._fast = False
         try:
             if self._held_parts:
                 self._continue_match("", self._fed, True)
             if self._mode == M_TENT:
                 self._restore()
+            if self._ans_ws:  # a trailing run not followed by an answer's closer (F3)
+                held = "".join(self._ans_ws)
+                del self._ans_ws[:]
+                self._out_vis(held, 0, PyUnicode_GET_LENGTH(held))
             self._flush()
             if not self._produced:
                 if self._lead_ws and not self._lead_dropped:
@@ -612,6 +674,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
         ``close()`` this is ``False``."""
         self._check_ready()
+        if self._channel is not None:
+            return bool(self._channel.in_reasoning)
         return self._mode == M_BLOCK and not self._closed
 
     @property
@@ -620,13 +684,18 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
         tentative block."""
         self._check_ready()
+        if self._channel is not None:
+            return bool(self._channel.had_block)
         return self._had_block
 
     @property
     def tag_consumed(self):
         """Whether any tag or delimiter has been consumed (removed from the text) so far: an
-        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6), an
+        answer wrapper's marker (F3).  A terminator is never consumed (F2)."""
         self._check_ready()
+        if self._channel is not None:
+            return bool(self._channel.tag_consumed)
         return self._tag_consumed
 
     @property
@@ -634,7 +703,21 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         """Where the first consumed tag starts, as an offset into all text fed, when it was an
         orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
         self._check_ready()
+        if self._channel is not None:
+            return None
         return self._orphan_at if self._orphan_at >= 0 else None
+
+    @property
+    def reasoning_closed(self):
+        """Whether the last block that became reasoning was closed -- by its closer, a
+        terminator (F2) or a self-closing opener -- rather than cut off by the end of the text
+        (F7); ``None`` while no block exists (T9)."""
+        self._check_ready()
+        if self._channel is not None:
+            return self._channel.reasoning_closed
+        if not self._had_block:
+            return None
+        return self._block_closed
 
     def __repr__(self):
         if self._tables == NULL:
@@ -710,7 +793,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                         self._emit_vis(w, j, j + 1)
                         pos = j + 1
                 else:
-                    pos = self._match(w, j, self._tables.all_cands, self._tables.ncands, final)
+                    pos = self._match(w, j, self._tables.visible_cands, self._tables.nvisible,
+                                      final)
             elif mode == M_BT:
                 pos = self._code_run(w, pos, u'`', M_BT, self._run_len, final)
             elif mode == M_TL:
@@ -944,11 +1028,12 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
 
         A ``False`` answer is exactly the T1 failure that matching would reach.
         """
-        cdef int i, k
+        cdef int i, k, v
         cdef Py_ssize_t n
         cdef Py_UCS4 c
         cdef bint fold
-        for i in range(self._tables.ncands):
+        for v in range(self._tables.nvisible):
+            i = self._tables.visible_cands[v]
             n = self._tables.cand_len[i]
             if n > 3:
                 n = 3
@@ -991,8 +1076,11 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         return 0
 
     cdef inline int _emit_vis(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
-        """Release visible ``w[a:b]``: leading-whitespace rule (T8), line start (T5)."""
+        """Release visible ``w[a:b]``: leading-whitespace rule (T8), answer wrappers'
+        whitespace (F3), line start (T5)."""
         cdef Py_UCS4 c
+        if self._tables.answer:
+            return self._emit_answer(w, a, b)
         if a < b and self._produced and self._pending_text is w and self._pending_end == a:
             # The common case: the pending run grows.
             self._pending_end = b
@@ -1007,6 +1095,54 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         return self._emit_vis_any(w, a, b)
 
     cdef int _emit_vis_any(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+        if a >= b:
+            return 0
+        self._out_vis(w, a, b)
+        self._last_was_lf = PyUnicode_READ(PyUnicode_KIND(w), PyUnicode_DATA(w), b - 1) == u'\n'
+        if self._tables.code_aware:
+            self._emit_line_state(w, a, b)
+        return 0
+
+    cdef int _emit_answer(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+        """Visible text where answer wrappers are configured (F3): whitespace right after a
+        wrapper's opener is dropped, and a trailing whitespace run is held (once a visible
+        character was produced) until non-whitespace follows; a closer drops it."""
+        cdef int kind = PyUnicode_KIND(w)
+        cdef void *data = PyUnicode_DATA(w)
+        cdef Py_ssize_t a0 = a, e
+        cdef str held
+        if a >= b:
+            return 0
+        if self._ans_lead:
+            while a < b and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, a)):
+                a += 1
+            if a < b:
+                self._ans_lead = False
+        if a < b:
+            e = b
+            while e > a and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, e - 1)):
+                e -= 1
+            if e == a:
+                if self._produced:
+                    # A list: whitespace-only pieces stay O(n) (S6).
+                    self._ans_ws.append(PyUnicode_Substring(w, a, b))
+                else:
+                    self._out_vis(w, a, b)  # leading whitespace: T8 holds it
+            else:
+                if self._ans_ws:
+                    held = "".join(self._ans_ws)
+                    del self._ans_ws[:]
+                    self._out_vis(held, 0, PyUnicode_GET_LENGTH(held))
+                self._out_vis(w, a, e)
+                if e < b:
+                    self._ans_ws.append(PyUnicode_Substring(w, e, b))
+        self._last_was_lf = PyUnicode_READ(kind, data, b - 1) == u'\n'
+        if self._tables.code_aware:
+            self._emit_line_state(w, a0, b)
+        return 0
+
+    cdef int _out_vis(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
+        """Output visible ``w[a:b]`` under the leading-whitespace rule (T8)."""
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t k
@@ -1036,9 +1172,6 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._pending_text = w
                 self._pending_start = k
                 self._pending_end = b
-        self._last_was_lf = PyUnicode_READ(kind, data, b - 1) == u'\n'
-        if self._tables.code_aware:
-            self._emit_line_state(w, a, b)
         return 0
 
     cdef inline int _emit_line_state(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
@@ -1121,6 +1254,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
     cdef int _open_block(self, int *cands, int nc, tp_charset *cs) except -1:
         self._mode = M_BLOCK
         self._had_block = True
+        self._block_closed = False
         self._block_started = False
         del self._block_ws[:]
         self._echo_possible = False
@@ -1147,43 +1281,73 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         cdef int k = self._tables.cand_kind[ci]
         cdef bint opener = k == LIT_OPEN or k == TAG_OPEN
         cdef int pair = self._tables.cand_pair[ci]
-        cdef str inner
+        cdef int *pair_set
+        cdef int npair_set = self._tables.npair_set
+        if k == LIT_TERM:  # F2: the block ends; the terminator stays visible
+            if mode == M_TENT:
+                self._settle()
+            else:
+                self._end_block()
+            self._block_closed = True
+            self._emit_vis(w, j, j + length)
+            return 0
+        if k == ANS_OPEN or k == ANS_CLOSE:  # F3: only tried in visible text
+            self._consumed(-1)
+            if k == ANS_OPEN:
+                self._ans_lead = True
+            else:
+                self._ans_lead = False
+                del self._ans_ws[:]
+            return 0
+        pair_set = &self._tables.pair_cands[pair * npair_set]
         if mode == M_VIS:
             if not opener:
                 self._consumed(self._offset + j)
             elif self_closing:
                 self._had_block = True
+                self._block_closed = True
                 self._consumed(-1)
             elif not self._produced:
                 self._consumed(-1)
-                self._open_block(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
+                self._open_block(pair_set, npair_set, &self._tables.pair_cs[pair])
             else:
                 self._mode = M_TENT
                 self._tent_opener = PyUnicode_Substring(w, j, j + length)
                 self._tent_parts = []
                 self._tent_len = 0
-                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
+                self._set_block_cands(pair_set, npair_set, &self._tables.pair_cs[pair])
         elif mode == M_BLOCK:
             self._consumed(-1)
             if opener and not self_closing:
                 self._echo_possible = False
-                self._set_block_cands(&self._tables.closer_of_pair[pair], 1, &self._tables.closer_cs_of_pair[pair])
+                self._set_block_cands(pair_set, npair_set, &self._tables.pair_cs[pair])
             else:
-                self._mode = M_VIS
-                self._block_started = False
-                del self._block_ws[:]
-                self._echo_possible = False
+                self._end_block()
+                self._block_closed = True
         else:
-            inner = "".join(self._tent_parts).strip()
-            self._tent_parts = []
-            self._had_block = True
-            if inner:
-                if self._reasoning_released:
-                    self._out_reasoning.append(SEP)
-                self._out_reasoning.append(inner)
-                self._reasoning_released = True
-            self._mode = M_VIS
-            self._consumed(-1)
+            self._settle()
+            self._block_closed = True
+        return 0
+
+    cdef inline void _end_block(self) noexcept:
+        """A definite block ends (its closer, T3, or a terminator, F2)."""
+        self._mode = M_VIS
+        self._block_started = False
+        del self._block_ws[:]
+        self._echo_possible = False
+
+    cdef int _settle(self) except -1:
+        """A tentative block turns out to be reasoning (its closer, T2, or a terminator, F2)."""
+        cdef str inner = "".join(self._tent_parts).strip()
+        self._tent_parts = []
+        self._had_block = True
+        if inner:
+            if self._reasoning_released:
+                self._out_reasoning.append(SEP)
+            self._out_reasoning.append(inner)
+            self._reasoning_released = True
+        self._mode = M_VIS
+        self._consumed(-1)
         return 0
 
     cdef int _release_char(self, str w, Py_ssize_t j) except -1:
@@ -1222,7 +1386,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._held_used[k] += 1
                 n += 1
                 if n == self._tables.cand_len[ci]:
-                    if self._tables.cand_kind[ci] <= LIT_CLOSE:
+                    if self._tables.cand_kind[ci] < TAG_OPEN:
                         self._held_phases[k] = PH_MATCH
                     else:
                         self._held_phases[k] = PH_TAIL if self._tables.cand_kind[ci] == TAG_OPEN else PH_CWS

@@ -546,7 +546,8 @@ def test_parity_signatures(compiled_cls: Any) -> None:
 
 def test_python_signatures_as_documented() -> None:
     # behaviour.md#a1: ThinkScanner(*, tags=None, delimiters=(), start_in_reasoning=False,
-    # code_aware=True, max_tentative=8192, preset=None); feed(chunk, /); close()
+    # code_aware=True, max_tentative=8192, preset=None, terminators=(), answer=(),
+    # prompt=None); feed(chunk, /); close()
     assert _signature(PyScanner) == [
         ("tags", "KEYWORD_ONLY", "None"),
         ("delimiters", "KEYWORD_ONLY", "()"),
@@ -554,6 +555,10 @@ def test_python_signatures_as_documented() -> None:
         ("code_aware", "KEYWORD_ONLY", "True"),
         ("max_tentative", "KEYWORD_ONLY", "8192"),
         ("preset", "KEYWORD_ONLY", "None"),
+        # F2, F3, F4
+        ("terminators", "KEYWORD_ONLY", "()"),
+        ("answer", "KEYWORD_ONLY", "()"),
+        ("prompt", "KEYWORD_ONLY", "None"),
     ]
     assert _signature(PyScanner.feed) == [("chunk", "POSITIONAL_ONLY", "")]
     assert _signature(PyScanner.close) == []

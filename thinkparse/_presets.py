@@ -109,5 +109,8 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Peer parser names (vLLM's and SGLang's reasoning parsers) -> preset names (F1).
+PRESET_ALIASES: dict[str, str] = {}
+
 #: The preset names, in table order.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)

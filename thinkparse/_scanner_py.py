@@ -60,15 +60,21 @@ from typing import Any, Optional
 from ._errors import ScannerClosedError
 from ._presets import PresetName
 from ._spec import (
+    ANS_CLOSE,
+    ANS_OPEN,
+    CHANNEL_SCANNERS,
+    DEFAULT_ANSWER_OPT,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    DEFAULT_TERMINATORS_OPT,
     FENCE_MAX_INDENT,
     FENCE_MIN_RUN,
     LIT_CLOSE,
     LIT_OPEN,
+    LIT_TERM,
     MAX_ATTR_CHARS,
     MAX_CLOSER_SPACE,
     NOT_INITIALISED,
@@ -77,9 +83,11 @@ from ._spec import (
     TAG_CLOSE,
     TAG_OPEN,
     TAG_SPACE,
+    AnswerOption,
     Config,
     DelimitersOption,
     TagsOption,
+    TerminatorsOption,
     resolve_options,
 )
 from ._types import EMPTY_DELTA, Delta
@@ -135,7 +143,7 @@ def _advance(
             return _PH_PREF, n + k, k
         used = k
         i += k
-        if kind <= LIT_CLOSE:
+        if kind < TAG_OPEN:
             return _PH_MATCH, 0, used
         ph = _PH_TAIL if kind == TAG_OPEN else _PH_CWS
         n = 0
@@ -192,41 +200,53 @@ class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
     __slots__ = (
-        "all_cands",
+        "answer",
         "cand_kind",
         "cand_pair",
         "cand_text",
+        "channel",
         "closer_cands",
-        "closer_of_pair",
         "code_aware",
         "find_cache",
+        "implicit_cands",
+        "pair_cands",
         "plain_find",
         "second_chars",
         "tent_cap",
+        "visible_cands",
         "visible_find",
     )
 
     def __init__(self, cfg: Config) -> None:
         self.cand_kind = tuple(c[0] for c in cfg.candidates)
         self.cand_text = tuple(
-            text if kind <= LIT_CLOSE else ("<" if kind == TAG_OPEN else "</") + text
+            text if kind < TAG_OPEN else ("<" if kind == TAG_OPEN else "</") + text
             for kind, text, _ in cfg.candidates
         )
         self.cand_pair = tuple(c[2] for c in cfg.candidates)
-        self.closer_of_pair = tuple(close for _, close in cfg.pairs)
-        self.all_cands = tuple(range(len(cfg.candidates)))
-        self.closer_cands = tuple(
-            i for i in self.all_cands if self.cand_kind[i] in (LIT_CLOSE, TAG_CLOSE)
-        )
+        terms = cfg.terminators
+        # The candidate sets a position is matched against (T1 order kept in each):
+        # visible text; the implicit block of start_in_reasoning (T6: any pair's opener or
+        # closer, and the terminators, F2); a block once no echo is possible (every closer);
+        # a block opened by pair p (its closer).
+        self.visible_cands = cfg.visible
+        pair_ids = tuple(i for pair in cfg.pairs for i in pair)
+        self.implicit_cands = pair_ids + terms
+        self.closer_cands = tuple(close for _, close in cfg.pairs) + terms
+        self.pair_cands = tuple((close,) + terms for _, close in cfg.pairs)
         self.code_aware = cfg.code_aware
         self.tent_cap = cfg.max_tentative
+        self.answer = cfg.answer
+        self.channel = cfg.channel
         self.visible_find = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
         self.plain_find = _charclass(cfg.first_chars + "<`~\n").search
-        # Characters that can follow a candidate's first one (None: a 1-character candidate).
-        second = [p[1] for p in self.cand_text if len(p) > 1]
-        second += [c.upper() for k, c in zip(self.cand_kind, second) if k >= TAG_OPEN]
+        # Characters that can follow a visible candidate's first one (None: a 1-character one).
+        vis_text = [self.cand_text[i] for i in cfg.visible]
+        vis_kind = [self.cand_kind[i] for i in cfg.visible]
+        second = [p[1] for p in vis_text if len(p) > 1]
+        second += [c.upper() for k, c in zip(vis_kind, second) if k >= TAG_OPEN]
         self.second_chars: Optional[frozenset[str]] = (
-            frozenset(second) if all(len(p) > 1 for p in self.cand_text) else None
+            frozenset(second) if all(len(p) > 1 for p in vis_text) else None
         )
         self.find_cache: dict[tuple[int, ...], re.Pattern[str]] = {}
 
@@ -257,10 +277,18 @@ class ThinkScanner:
         code_aware: tags inside Markdown code are text (T5).
         max_tentative: cap of a tentative block (T2); ``None``, or any value of ``sys.maxsize``
             or more, for no limit.
-        preset: a model family's options (docs/behaviour.md#presets); explicit options win.
+        preset: a model family's options (docs/behaviour.md#presets), or a peer parser's
+            name for one (``PRESET_ALIASES``, F1); explicit options win.
+        terminators: literal markers that end a reasoning block and stay in the visible
+            text, such as a tool-call section's opener (F2).
+        answer: literal ``(open, close)`` pairs wrapping the final answer, removed from the
+            visible text with the whitespace right inside them (F3).
+        prompt: the rendered prompt (or its end): the text starts inside a block iff the
+            prompt leaves one open (F4); not together with ``start_in_reasoning``.
 
     The read-only properties :attr:`in_reasoning` (W4), :attr:`had_block` (T9),
-    :attr:`tag_consumed` and :attr:`orphan_at` (T4, T10) describe the state after the last call.
+    :attr:`tag_consumed`, :attr:`orphan_at` (T4, T10) and :attr:`reasoning_closed` (F7)
+    describe the state after the last call.
     A scanner serves one caller at a time: a call that starts while another call of the same
     scanner is running (from a finalizer or another thread) raises ``RuntimeError``, as does any
     use of a scanner whose ``__init__`` did not complete.
@@ -274,20 +302,25 @@ class ThinkScanner:
     # The state: the compiled scanner has the same names, with the same meanings.
     __slots__ = (  # noqa: RUF023 - grouped by concern, not sorted
         # configuration (read-only, from the option set's _Plan)
-        "_all_cands", "_cand_kind", "_cand_pair", "_cand_text", "_closer_cands",
-        "_closer_of_pair", "_code_aware", "_find_cache", "_plain_find", "_second_chars",
-        "_tent_cap", "_visible_find",
+        "_answer", "_cand_kind", "_cand_pair", "_cand_text", "_closer_cands", "_code_aware",
+        "_find_cache", "_implicit_cands", "_pair_cands", "_plain_find", "_second_chars",
+        "_tent_cap", "_visible_cands", "_visible_find",
+        # a channel scanner that reads the whole text instead (F6), or None
+        "_channel",
         # bookkeeping
         "_busy", "_closed", "_fast", "_fed", "_lite", "_offset", "_out_reasoning",
         "_out_visible",
         # visible text: T8 leading whitespace, T5 line start
         "_last_was_lf", "_lead_dropped", "_lead_ws", "_line_spaces", "_line_start", "_produced",
+        # answer wrappers (F3): whitespace dropped after an opener, a trailing run held
+        "_ans_lead", "_ans_ws",
         # code (T5)
         "_fence_char", "_fence_indent", "_fence_len", "_fence_phase", "_fence_run",
         "_run_at_line_start", "_run_len", "_span_run",
-        # blocks (T2, T3, T6, T8, T9)
-        "_block_cands", "_block_find", "_block_started", "_block_ws", "_echo_possible",
-        "_had_block", "_mode", "_orphan_at", "_reasoning_released", "_tag_consumed",
+        # blocks (T2, T3, T6, T8, T9, F7)
+        "_block_cands", "_block_closed", "_block_find", "_block_started", "_block_ws",
+        "_echo_possible", "_had_block", "_mode", "_orphan_at", "_reasoning_released",
+        "_tag_consumed",
         # tentative block (T2, S4)
         "_tent_len", "_tent_opener", "_tent_parts",
         # held candidate match (T1)
@@ -304,10 +337,13 @@ class ThinkScanner:
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
         preset: Optional[PresetName] = None,
+        terminators: TerminatorsOption = DEFAULT_TERMINATORS_OPT,
+        answer: AnswerOption = DEFAULT_ANSWER_OPT,
+        prompt: Optional[str] = None,
     ) -> None:
         cfg = resolve_options(
             tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-            allow_auto=False,
+            terminators, answer, prompt, allow_auto=False,
         )
         if _initialised(self):
             raise RuntimeError("ThinkScanner.__init__ may be called only once")
@@ -324,9 +360,11 @@ class ThinkScanner:
         self._cand_kind = plan.cand_kind
         self._cand_text = plan.cand_text
         self._cand_pair = plan.cand_pair
-        self._closer_of_pair = plan.closer_of_pair
-        self._all_cands = plan.all_cands
+        self._visible_cands = plan.visible_cands
+        self._implicit_cands = plan.implicit_cands
         self._closer_cands = plan.closer_cands
+        self._pair_cands = plan.pair_cands
+        self._answer = plan.answer
         self._code_aware = plan.code_aware
         self._tent_cap = plan.tent_cap
         self._visible_find = plan.visible_find
@@ -346,6 +384,8 @@ class ThinkScanner:
         self._last_was_lf = False
         self._line_start = True
         self._line_spaces = 0
+        self._ans_lead = False
+        self._ans_ws: list[str] = []
         # code state
         self._run_at_line_start = False
         self._run_len = 0
@@ -361,6 +401,7 @@ class ThinkScanner:
         self._block_ws: list[str] = []
         self._echo_possible = False
         self._had_block = False
+        self._block_closed = True
         self._tag_consumed = False
         self._orphan_at = -1
         # tentative block
@@ -378,11 +419,12 @@ class ThinkScanner:
         self._mode = _VIS
         self._block_cands: tuple[int, ...] = ()
         self._block_find: re.Pattern[str] = self._visible_find
+        self._channel = CHANNEL_SCANNERS[plan.channel]() if plan.channel else None
         if cfg.start_in_reasoning:
-            self._open_block(self._all_cands)
+            self._open_block(self._implicit_cands)
             self._echo_possible = True
         self._fast = False
-        self._lite = True
+        self._lite = self._channel is None
 
     # ------------------------------------------------------------------ public API
 
@@ -405,7 +447,7 @@ class ThinkScanner:
             fast = self._fast
         except AttributeError:
             raise RuntimeError(NOT_INITIALISED) from None
-        if fast and type(chunk) is str:
+        if fast and type(chunk) is str and not (self._answer and chunk and chunk[-1].isspace()):
             if self._plain_find(chunk) is None:
                 # S7: nothing held, plain visible text, nothing that could matter in the chunk.
                 if chunk:
@@ -446,7 +488,7 @@ class ThinkScanner:
                     self._tent_parts.append(chunk)
                     self._tent_len += n
                     return EMPTY_DELTA
-            elif mode == _FENCE and "\n" not in chunk:
+            elif mode == _FENCE and "\n" not in chunk and not self._answer:
                 if self._fence_phase == _F_LS and chunk and chunk[0] not in (" ", self._fence_char):
                     self._fence_phase = _F_INFO  # the line cannot close the fence
                 if self._fence_phase == _F_INFO:
@@ -456,7 +498,13 @@ class ThinkScanner:
                         self._fed += len(chunk)
                         self._last_was_lf = False
                     return _new_delta(Delta, (chunk, ""))
-            elif mode == _SPAN and not self._span_run and "`" not in chunk and "\n" not in chunk:
+            elif (
+                mode == _SPAN
+                and not self._span_run
+                and "`" not in chunk
+                and "\n" not in chunk
+                and not self._answer
+            ):
                 # Inside a span the line already has a backtick: never at line start (T5).
                 if chunk:
                     self._fed += len(chunk)
@@ -468,6 +516,9 @@ class ThinkScanner:
             raise ScannerClosedError("feed() after close(): this scanner has finished")
         if self._busy:
             raise RuntimeError(REENTERED)
+        if self._channel is not None:
+            delta: Delta = self._channel.feed(chunk)
+            return delta
         # While busy, no fast path can be taken: a call from a finalizer or another thread
         # reaches the check above.
         self._busy = True
@@ -491,7 +542,13 @@ class ThinkScanner:
                     orr[0] if len(orr) == 1 else "".join(orr),
                 ),
             )
-            self._fast = self._mode == _VIS and self._produced and not self._held_parts
+            self._fast = (
+                self._mode == _VIS
+                and self._produced
+                and not self._held_parts
+                and not self._ans_lead
+                and not self._ans_ws
+            )
             self._lite = not self._held_parts
         finally:
             self._busy = False
@@ -515,8 +572,11 @@ class ThinkScanner:
             return EMPTY_DELTA
         if self._busy:
             raise RuntimeError(REENTERED)
-        self._busy = True
         self._closed = True
+        if self._channel is not None:
+            final: Delta = self._channel.close()
+            return final
+        self._busy = True
         self._fast = False
         self._lite = False
         try:
@@ -528,6 +588,9 @@ class ThinkScanner:
                 self._continue_match("", self._fed, True)
             if self._mode == _TENT:
                 self._restore()
+            if self._ans_ws:  # a trailing run not followed by an answer's closer (F3)
+                self._out_vis("".join(self._ans_ws))
+                self._ans_ws.clear()
             if not self._produced:
                 if self._lead_ws and not self._lead_dropped:
                     ov.append("".join(self._lead_ws))
@@ -546,27 +609,48 @@ class ThinkScanner:
         block (T2) or the implicit block of ``start_in_reasoning`` (T6), see
         docs/behaviour.md#w4.  A tentative block does not count (its fate is open); after
         ``close()`` this is ``False``."""
-        return self._state("_mode") == _BLOCK and not self._closed
+        channel = self._state("_channel")
+        if channel is not None:
+            return bool(channel.in_reasoning)
+        return self._mode == _BLOCK and not self._closed
 
     @property
     def had_block(self) -> bool:
         """Whether any block has become reasoning so far, so the joined reasoning is not
         ``None`` (T9): a definite or implicit block, a self-closing opener or a resolved
         tentative block."""
-        return bool(self._state("_had_block"))
+        channel = self._state("_channel")
+        return bool(channel.had_block if channel is not None else self._had_block)
 
     @property
     def tag_consumed(self) -> bool:
         """Whether any tag or delimiter has been consumed (removed from the text) so far: an
-        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6)."""
-        return bool(self._state("_tag_consumed"))
+        opener, a closer, an orphan closer (T4), a self-closing or an echoed opener (T6), an
+        answer wrapper's marker (F3).  A terminator is never consumed (F2)."""
+        channel = self._state("_channel")
+        return bool(channel.tag_consumed if channel is not None else self._tag_consumed)
 
     @property
     def orphan_at(self) -> Optional[int]:
         """Where the first consumed tag starts, as an offset into all text fed, when it was an
         orphan closer (T4); ``None`` when it was another tag or none was consumed (T10)."""
-        at: int = self._state("_orphan_at")
-        return at if at >= 0 else None
+        channel = self._state("_channel")
+        if channel is not None:
+            return None
+        return self._orphan_at if self._orphan_at >= 0 else None
+
+    @property
+    def reasoning_closed(self) -> Optional[bool]:
+        """Whether the last block that became reasoning was closed -- by its closer, a
+        terminator (F2) or a self-closing opener -- rather than cut off by the end of the text
+        (F7); ``None`` while no block exists (T9)."""
+        channel = self._state("_channel")
+        if channel is not None:
+            closed: Optional[bool] = channel.reasoning_closed
+            return closed
+        if not self._had_block:
+            return None
+        return self._block_closed
 
     def _state(self, name: str) -> Any:
         try:
@@ -614,7 +698,7 @@ class ThinkScanner:
                     self._emit_vis(c)  # T1 failure, known without matching
                     pos = j + 1
                 else:
-                    pos = self._match(w, j, self._all_cands, final)
+                    pos = self._match(w, j, self._visible_cands, final)
             elif mode == _BT:
                 pos = self._code_run(w, pos, _BACKTICKS, _BT, self._run_len, final)
             elif mode == _TL:
@@ -765,9 +849,42 @@ class ThinkScanner:
     # ------------------------------------------------------------------ emission
 
     def _emit_vis(self, s: str) -> None:
-        """Release visible text: leading-whitespace rule (T8), line-start tracking (T5)."""
+        """Release visible text: leading-whitespace rule (T8), answer wrappers' whitespace (F3),
+        line-start tracking (T5)."""
         if not s:
             return
+        if self._answer:
+            self._out_answer(s)
+        else:
+            self._out_vis(s)
+        self._emit_line_state(s)
+
+    def _out_answer(self, s: str) -> None:
+        """Visible text where answer wrappers are configured (F3): whitespace right after a
+        wrapper's marker is dropped, and a trailing whitespace run is held (once a visible
+        character was produced) until non-whitespace follows; a closer drops it."""
+        if self._ans_lead:
+            t = s.lstrip()
+            if not t:
+                return
+            self._ans_lead = False
+            s = t
+        body = s.rstrip()
+        if not body:
+            if self._produced:
+                self._ans_ws.append(s)  # a list: whitespace-only pieces stay O(n) (S6)
+            else:
+                self._out_vis(s)  # leading whitespace: T8 holds it
+            return
+        if self._ans_ws:
+            self._out_vis("".join(self._ans_ws))
+            self._ans_ws.clear()
+        self._out_vis(body)
+        if len(body) < len(s):
+            self._ans_ws.append(s[len(body) :])
+
+    def _out_vis(self, s: str) -> None:
+        """Output visible text under the leading-whitespace rule (T8)."""
         if self._produced:
             self._out_visible.append(s)
         else:
@@ -781,7 +898,6 @@ class ThinkScanner:
                     self._out_visible.append("".join(lead) + s[: len(s) - len(t)])
                 lead.clear()
                 self._out_visible.append(t)
-        self._emit_line_state(s)
 
     def _emit_line_state(self, s: str) -> None:
         """Track the last visible character (T5 after a tag) and the line-start state."""
@@ -857,6 +973,7 @@ class ThinkScanner:
     def _open_block(self, cands: tuple[int, ...]) -> None:
         self._mode = _BLOCK
         self._had_block = True
+        self._block_closed = False
         self._block_started = False
         self._block_ws.clear()
         self._echo_possible = False
@@ -883,44 +1000,72 @@ class ThinkScanner:
     def _take(self, w: str, j: int, ci: int, length: int, self_closing: bool) -> None:
         """Act on a candidate that matched ``w[j:j+length]``."""
         mode = self._mode
-        opener = self._cand_kind[ci] in (LIT_OPEN, TAG_OPEN)
+        kind = self._cand_kind[ci]
         pair = self._cand_pair[ci]
+        if kind == LIT_TERM:  # F2: the block ends; the terminator stays visible
+            if mode == _TENT:
+                self._settle()
+            else:
+                self._end_block()
+            self._block_closed = True
+            self._emit_vis(w[j : j + length])
+            return
+        if kind == ANS_OPEN or kind == ANS_CLOSE:  # F3: only tried in visible text
+            self._consumed(-1)
+            if kind == ANS_OPEN:
+                self._ans_lead = True
+            else:
+                self._ans_lead = False
+                self._ans_ws.clear()
+            return
+        opener = kind == LIT_OPEN or kind == TAG_OPEN
         if mode == _VIS:
             if not opener:
                 self._consumed(self._offset + j)  # T4 orphan closer
             elif self_closing:
                 self._had_block = True
+                self._block_closed = True
                 self._consumed(-1)
             elif not self._produced:
                 self._consumed(-1)
-                self._open_block((self._closer_of_pair[pair],))
+                self._open_block(self._pair_cands[pair])
             else:
                 self._mode = _TENT
                 self._tent_opener = w[j : j + length]
                 self._tent_parts = []
                 self._tent_len = 0
-                self._set_block_cands((self._closer_of_pair[pair],))
+                self._set_block_cands(self._pair_cands[pair])
         elif mode == _BLOCK:
             self._consumed(-1)
             if opener and not self_closing:  # T6 echoed opener
                 self._echo_possible = False
-                self._set_block_cands((self._closer_of_pair[pair],))
+                self._set_block_cands(self._pair_cands[pair])
             else:
-                self._mode = _VIS
-                self._block_started = False
-                self._block_ws.clear()
-                self._echo_possible = False
+                self._end_block()
+                self._block_closed = True
         else:  # _TENT: its closer
-            inner = "".join(self._tent_parts).strip()
-            self._tent_parts = []
-            self._had_block = True
-            if inner:
-                if self._reasoning_released:
-                    self._out_reasoning.append(SEPARATOR)
-                self._out_reasoning.append(inner)
-                self._reasoning_released = True
-            self._mode = _VIS
-            self._consumed(-1)
+            self._settle()
+            self._block_closed = True
+
+    def _end_block(self) -> None:
+        """A definite block ends (its closer, T3, or a terminator, F2)."""
+        self._mode = _VIS
+        self._block_started = False
+        self._block_ws.clear()
+        self._echo_possible = False
+
+    def _settle(self) -> None:
+        """A tentative block turns out to be reasoning (its closer, T2, or a terminator, F2)."""
+        inner = "".join(self._tent_parts).strip()
+        self._tent_parts = []
+        self._had_block = True
+        if inner:
+            if self._reasoning_released:
+                self._out_reasoning.append(SEPARATOR)
+            self._out_reasoning.append(inner)
+            self._reasoning_released = True
+        self._mode = _VIS
+        self._consumed(-1)
 
     def _release_char(self, c: str) -> None:
         """T1 failure: the first held character is ordinary text of the current channel."""
