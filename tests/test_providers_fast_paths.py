@@ -100,8 +100,9 @@ def test_default_like_presets_split_as_the_defaults(preset: str) -> None:
 
 
 def test_default_like_answers() -> None:
-    # P13: qwen3 names the default tag; magistral's delimiters differ; other shapes never match
-    assert _default_like({"preset": "qwen3", "start_in_reasoning": "auto"}) is True
+    # P13: deepseek-v3 names the default tag; magistral's delimiters differ; other shapes never
+    # match
+    assert _default_like({"preset": "deepseek-v3", "start_in_reasoning": "auto"}) is True
     assert _default_like({"preset": "magistral", "start_in_reasoning": "auto"}) is False
     assert _default_like({"preset": "qwen3", "start_in_reasoning": True}) is False
     assert _default_like({"preset": "qwen3", "tags": "think", "start_in_reasoning": "auto"}) is (

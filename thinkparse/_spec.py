@@ -315,7 +315,9 @@ def resolve_options(
             "prompt and start_in_reasoning both decide where the text starts: pass one of them"
         )
     opens = prompt_opens(prompt, cfg)
-    return cfg if cfg.start_in_reasoning is opens else cfg._replace(start_in_reasoning=opens)
+    if cfg.start_in_reasoning is opens:
+        return cfg
+    return Config(cfg.candidates, cfg.pairs, opens, *cfg[3:])
 
 
 def _resolve_cached(
@@ -435,20 +437,20 @@ def _resolve(
     chosen: dict[str, Any] = preset_options(preset) if preset is not None else {}
     channel = chosen.get("channel")
     if channel is not None:
+        # A channel format reads its own markup (F6): options that name other markup are an
+        # error; the start mode, code awareness and the tentative cap do not apply to it.
         given = [
             name for name, value in (
-                ("tags", tags), ("delimiters", delimiters),
-                ("start_in_reasoning", start_in_reasoning), ("code_aware", code_aware),
-                ("max_tentative", max_tentative), ("terminators", terminators),
+                ("tags", tags), ("delimiters", delimiters), ("terminators", terminators),
                 ("answer", answer),
             ) if not isinstance(value, _Default)
         ]
         if given:
             raise ValueError(
-                f"preset {preset!r} reads {channel} channels, which take no scanner options "
-                f"(got {', '.join(given)})"
+                f"preset {preset!r} reads {channel} channels; {', '.join(given)} cannot be "
+                "combined with it"
             )
-        return _DEFAULT_CONFIG._replace(channel=channel)
+        return Config(*_DEFAULT_CONFIG[:-1], channel)
 
     def pick(name: str, value: Any) -> Any:
         if isinstance(value, _Default):
