@@ -235,13 +235,15 @@ def whole_extraction(
     response: Mapping[str, Any],
     choice: int,
     think: Optional[dict[str, Any]],
+    make_turn: Callable[..., Any],
 ) -> Extraction:
     """The :class:`~thinkparse.Extraction` of a whole response's parts (the one-shot path).
 
     The same result as handing the parts one by one to a whole-response :class:`Collector`
     (visible text, each segment under its own key, redaction, signatures, usage, finish
     reason), built without one: one-shot ``normalize`` stays a few function calls
-    (docs/behaviour.md#p9's cost goal).
+    (docs/behaviour.md#p9's cost goal).  ``make_turn`` builds the turn on first use (see
+    :meth:`.Collector.result`).
     """
     visible, segments, fmt, redacted, sigs, figures, reason = parts
     reasoning: Optional[str] = None
@@ -275,7 +277,7 @@ def whole_extraction(
         fmt,
         figures,
         reason or None,
-        (provider, response, choice, None, inline),
+        (make_turn, provider, response, choice, None, inline),
     )
 
 

@@ -48,7 +48,7 @@ from ._options import (
     think_options,
 )
 from ._registry import REGISTRY, Decoder, check_provider, event_family
-from ._turn import Message
+from ._turn import Message, Turn
 
 #: ``_given`` once the model's preset was looked for: no options (never changed).
 _DECIDED: dict[str, Any] = {}
@@ -211,7 +211,7 @@ class StreamNormalizer:
         family = self._family or "unknown"
         acc = self._acc
         if acc is not None:
-            self._result = out.result(family, None, self._choice, acc)
+            self._result = out.result(family, None, self._choice, acc, Turn)
         else:
             self._result = out.result(family)
         return d
@@ -240,7 +240,7 @@ class StreamNormalizer:
         result = self._result
         if result is None:
             raise RuntimeError("StreamNormalizer.message is available after close()")
-        turn = turn_of(result)
+        turn: Optional[Turn] = turn_of(result)
         if turn is None:
             raise ValueError("StreamNormalizer.message: no event decided the provider family")
         return turn.message()
