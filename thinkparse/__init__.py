@@ -37,13 +37,14 @@ from .providers import (
 if TYPE_CHECKING:
     from ._budget import BudgetEvent, BudgetTracker
     from ._columns import split_think_many
-    from ._context import ReasoningContext, Segment
+    from ._context import ReasoningContext
     from ._convert import convert_trace
     from ._html import render_html, render_script
     from ._html_page import render_page
     from ._masking import DEFAULT_MASKER, Masked, mask_secrets
     from ._recorder import TraceRecorder
     from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
+    from ._segment import Segment
     from ._sse import aiter_sse, iter_sse
     from ._store import Trace, TraceStore, TraceStoreError
 
@@ -53,7 +54,6 @@ _LAZY = {
     "BudgetTracker": "._budget",
     "split_think_many": "._columns",
     "ReasoningContext": "._context",
-    "Segment": "._context",
     "convert_trace": "._convert",
     "render_html": "._html",
     "render_script": "._html",
@@ -62,6 +62,7 @@ _LAZY = {
     "Masked": "._masking",
     "mask_secrets": "._masking",
     "TraceRecorder": "._recorder",
+    "Segment": "._segment",
     "AsyncDeltaStream": "._sdk",
     "DeltaStream": "._sdk",
     "astream_deltas": "._sdk",

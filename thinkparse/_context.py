@@ -37,43 +37,15 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import Any, Optional, Union
 
 from ._attach import attach_messages, attach_responses, copy_json
 from ._identity import turn_ids
+from ._segment import VERSION, Segment, check_max
 from ._types import Extraction
 
-if TYPE_CHECKING:
-    from ._types import ReasoningBlock
-
-VERSION = 1
 _FOREIGN = ("drop", "text")
 _BLOCK_KEYS = ("kind", "text", "signature", "data", "id", "provider")
-
-
-@dataclass(frozen=True)
-class Segment:
-    """The reasoning of one cached turn (docs/behaviour.md#x3).
-
-    Attributes:
-        blocks: the turn's reasoning blocks, in wire order.
-        provider: the family that produced the turn.
-        model: the model as the response reported it, else None.
-        ids: the turn's identity: tool-call ids (or ``name(arguments)``), then the visible text.
-    """
-
-    blocks: tuple[ReasoningBlock, ...]
-    provider: str
-    model: Optional[str]
-    ids: tuple[str, ...]
-    _message: Any = field(repr=False, hash=False)
-
-    @property
-    def message(self) -> Union[dict[str, Any], list[dict[str, Any]]]:
-        """The turn's ``to_message`` form: a new deep copy on each access."""
-        m: Union[dict[str, Any], list[dict[str, Any]]] = copy_json(self._message)
-        return m
 
 
 def _turn_of(turn: Any) -> Any:
@@ -88,16 +60,6 @@ def _turn_of(turn: Any) -> Any:
     if t is None:
         raise ValueError("turn: this Extraction carries no message; pass the response")
     return t
-
-
-def _check_max(max_segments: Any) -> Optional[int]:
-    if max_segments is None:
-        return None
-    if isinstance(max_segments, bool) or not isinstance(max_segments, int):
-        raise TypeError(f"max_segments must be an int or None, not {type(max_segments).__name__}")
-    if max_segments < 1:
-        raise ValueError(f"max_segments must be >= 1 or None, got {max_segments}")
-    return max_segments
 
 
 class ReasoningContext:
@@ -118,7 +80,7 @@ class ReasoningContext:
     __hash__ = None  # type: ignore[assignment]
 
     def __init__(self, *, max_segments: Optional[int] = 3) -> None:
-        self._max = _check_max(max_segments)
+        self._max = check_max(max_segments)
         self._segments: tuple[Segment, ...] = ()
         self._lock = threading.Lock()
 

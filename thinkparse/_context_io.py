@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
+from ._segment import VERSION, Segment, check_max
+
 if TYPE_CHECKING:
     from ._types import ReasoningBlock
 
@@ -49,7 +51,6 @@ def make_block(*, kind: str, text: str, signature: Optional[str], data: Optional
 
 def context_from_dict(cls: Any, d: Any) -> tuple[Any, tuple[Any, ...]]:
     """A new ``cls`` (a ``ReasoningContext``) and the segments of a ``to_dict`` snapshot."""
-    from ._context import VERSION, Segment, _check_max
 
     if not isinstance(d, Mapping):
         raise TypeError(f"d must be a mapping, not {type(d).__name__}")
@@ -63,7 +64,7 @@ def context_from_dict(cls: Any, d: Any) -> tuple[Any, tuple[Any, ...]]:
     if "max_segments" not in d:
         raise ValueError("max_segments: missing")
     try:
-        ctx = cls(max_segments=_check_max(d["max_segments"]))
+        ctx = cls(max_segments=check_max(d["max_segments"]))
     except TypeError as e:
         raise ValueError(f"max_segments: {e}") from None
     raw = d.get("segments")
