@@ -13,6 +13,7 @@ of its own.  One module per concern:
 * ``_jsonl``   -- JSON Lines records;
 * ``_live``    -- ``--stream``;
 * ``_run``     -- the main command over FILE arguments;
+* ``_file``    -- one FILE argument: its kind, then the library call that reads it;
 * ``_textfile`` -- text inputs in bounded memory;
 * ``_jobs``    -- ``--jobs N``: the worker pool and the output in order;
 * ``_worker``  -- ``--jobs N``: what a worker process does.

@@ -170,7 +170,7 @@ def run_jobs(ctx: Context, files: list[str], count: int) -> None:
                 try:
                     if name == "-" and not _is_jsonl_stream(ctx.settings, name, stream):
                         jobs.drain()
-                        from ._run import one_file
+                        from ._file import one_file
 
                         one_file(ctx, name)
                     elif owned and _is_regular(stream):

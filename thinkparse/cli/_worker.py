@@ -197,7 +197,7 @@ def _records(slot: int, shown: str, first: bool, offset: int, lines: list[bytes]
 def whole_file(name: str) -> Result:
     worker = _the_worker()
     worker.reset()
-    from ._run import one_file
+    from ._file import one_file
 
     one_file(worker.ctx, name)
     return worker.result(None)
