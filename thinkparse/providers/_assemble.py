@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._scanner import ThinkScanner
 from .._spec import (
     CHARS_PER_TOKEN,
     DEFAULT_CODE_AWARE_OPT,
@@ -29,9 +28,10 @@ from .._spec import (
     SEPARATOR,
     resolve_options,
 )
-from .._think import split_think
 from .._types import Extraction, Usage, tokens_estimate
-from .harmony import looks_like_harmony, split_harmony
+from ..scan._harmony import looks_like_harmony, split_harmony
+from ..scan._scanner import ThinkScanner
+from ..scan._think import split_think
 
 #: P11 formats.
 FIELD = "field"

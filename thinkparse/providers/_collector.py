@@ -328,6 +328,6 @@ class Collector:
 
 
 def _default_scanner() -> Any:
-    from .._scanner import ThinkScanner
+    from ..scan._scanner import ThinkScanner
 
     return ThinkScanner()

@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
-from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -37,6 +36,7 @@ from .._spec import (
 )
 from .._types import EMPTY_DELTA as _EMPTY
 from .._types import Delta, Extraction, turn_of
+from ..scan._scanner import ThinkScanner
 from ._access import as_mapping
 from ._collector import Collector
 from ._normalize import check_family_choice
