@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _docs import realistic_document
 
 from thinkparse import Extraction, TraceStore, mask_secrets
-from thinkparse._trace_row import COLUMN_NAMES
+from thinkparse.store._trace_row import COLUMN_NAMES
 
 INSERT = (
     f"INSERT INTO reasoning_traces ({', '.join(COLUMN_NAMES)}) "

@@ -497,7 +497,7 @@ def test_internal_error_is_one_line_exit_70(tmp_path: Path) -> None:
     # Decision: a bug shows one "internal error" line and exits 70, never a traceback.
     f = write(tmp_path / "a.txt", "x")
     code = (
-        "import sys, thinkparse.cli as c, thinkparse.cli._textfile as r\n"
+        "import sys, thinkparse.cli as c, thinkparse.cli.commands._textfile as r\n"
         "def boom(*a, **k):\n    raise RuntimeError('boom')\n"
         "r.emit_streamed = boom\n"
         f"sys.exit(c.main([{str(f)!r}]))\n"

@@ -178,7 +178,7 @@ def test_constant_memory(tmp_path: Path) -> None:
 
 
 def test_choices_are_the_library_values() -> None:
-    import thinkparse._convert as library
-    import thinkparse.cli.convert as command
+    import thinkparse.cli.commands.convert as command
+    import thinkparse.data._convert as library
 
     assert (command.TARGETS, command.KEEPS) == (library.TARGETS, library.KEEPS)

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from thinkparse import normalize
-from thinkparse.cli import _jsonl, main
+from thinkparse.cli import main
+from thinkparse.cli.commands import _jsonl
 
 
 def cli_output(path: Path, out: Path, *args: str) -> bytes:

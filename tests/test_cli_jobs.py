@@ -138,7 +138,8 @@ def test_jobs_outputs_come_back_through_the_ring_or_the_pipe(
 ) -> None:
     # C6: batch outputs come back through the shared ring when they fit its slots, through the
     # result pipe otherwise; the output is the same either way.
-    from thinkparse.cli import _jobs, _worker, main
+    from thinkparse.cli import main
+    from thinkparse.cli.commands import _jobs, _worker
 
     sizes: list[int] = []
     read: list[int] = []  # outputs the parent wrote from the ring
@@ -173,7 +174,8 @@ def test_jobs_spans_give_every_line_once(
     # newline); output, messages and line numbers equal one process.
     import random
 
-    from thinkparse.cli import _jobs, _worker, main
+    from thinkparse.cli import main
+    from thinkparse.cli.commands import _jobs, _worker
 
     rng = random.Random(seed)
     lines = []

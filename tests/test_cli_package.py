@@ -37,9 +37,10 @@ def shell(command: str, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes
 def test_subcommand_dispatch(
     word: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # Decision: "thinkparse WORD ARGS" runs thinkparse.cli.WORD.main(ARGS) and returns its status.
+    # Decision: "thinkparse WORD ARGS" runs thinkparse.cli.commands.WORD.main(ARGS) and returns
+    # its status.
     seen: list[list[str]] = []
-    fake = types.ModuleType(f"thinkparse.cli.{word}")
+    fake = types.ModuleType(f"thinkparse.cli.commands.{word}")
 
     def fake_main(argv: list[str]) -> int:
         seen.append(argv)
@@ -47,7 +48,7 @@ def test_subcommand_dispatch(
         return 3
 
     fake.main = fake_main  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, f"thinkparse.cli.{word}", fake)
+    monkeypatch.setitem(sys.modules, f"thinkparse.cli.commands.{word}", fake)
     assert main([word, "--x", "a b"]) == 3
     assert seen == [["--x", "a b"]]
     assert capsys.readouterr().out == "ran\n"
@@ -58,8 +59,8 @@ def test_subcommand_errors_follow_the_exit_rules(
     word: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # behaviour.md#cli: a subcommand's Ctrl-C is 130 quietly; a bug is one line and 70.
-    fake = types.ModuleType(f"thinkparse.cli.{word}")
-    monkeypatch.setitem(sys.modules, f"thinkparse.cli.{word}", fake)
+    fake = types.ModuleType(f"thinkparse.cli.commands.{word}")
+    monkeypatch.setitem(sys.modules, f"thinkparse.cli.commands.{word}", fake)
 
     def interrupted(argv: list[str]) -> int:
         raise KeyboardInterrupt
@@ -84,7 +85,7 @@ def test_missing_subcommand_is_one_line_exit_2(
     word: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Decision: a subcommand that is not installed: one line, exit 2.
-    monkeypatch.setitem(sys.modules, f"thinkparse.cli.{word}", None)
+    monkeypatch.setitem(sys.modules, f"thinkparse.cli.commands.{word}", None)
     assert main([word, "x"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1
@@ -199,9 +200,9 @@ def test_key_with_other_formats_is_a_usage_error() -> None:
 
 # ---- --html and --output ----------------------------------------------------------------------
 def test_html_page_through_page_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # H2: --html hands (msg_id, result) pairs to thinkparse.cli.html.PageStream as they come.
+    # H2: --html hands (msg_id, result) pairs to cli.commands.html.PageStream as they come.
     calls: list[tuple[list[tuple[str, Any]], str, int]] = []
-    fake = types.ModuleType("thinkparse.cli.html")
+    fake = types.ModuleType("thinkparse.cli.commands.html")
 
     class PageStream:
         def __init__(self, out: Any, *, title: str, limit: int) -> None:
@@ -215,7 +216,7 @@ def test_html_page_through_page_stream(tmp_path: Path, monkeypatch: pytest.Monke
             self.out.write(b"<html>%d</html>\n" % len(self.pairs))
 
     fake.PageStream = PageStream  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "thinkparse.cli.html", fake)
+    monkeypatch.setitem(sys.modules, "thinkparse.cli.commands.html", fake)
     a = tmp_path / "a.txt"
     a.write_text("<think>r</think>v", encoding="utf-8")
     b = tmp_path / "b.jsonl"
@@ -247,14 +248,12 @@ def test_html_with_json_is_a_usage_error() -> None:
 
 
 def test_no_private_imports_of_the_library() -> None:
-    # The CLI uses the library's public API only.  html.py is the HTML page's own streaming
-    # writer (thinkparse.cli.html.write_page / PageStream), built on the page modules.
+    # The CLI uses the library's public API only (tests/test_layout.py checks every import).
     root = Path(thinkparse.__file__).parent / "cli"
-    for path in root.glob("*.py"):
-        if path.name == "html.py":
-            continue
+    for path in root.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        for bad in ("from .._", "from thinkparse._", "import thinkparse._"):
+        face = "." * (len(path.relative_to(root).parts) + 1)  # thinkparse, relative to path
+        for bad in (f"from {face}_", "from thinkparse._", "import thinkparse._"):
             assert bad not in text, (path.name, bad)
 
 

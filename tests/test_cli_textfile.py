@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import split_think
-from thinkparse.cli import _textfile
+from thinkparse.cli.commands import _textfile
 
 PIECES = ["<think>", "</think>", "a", " ", "\n", "`", "```", "<", "</thi", "<think/>", "é", "\t"]
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import convert_trace
-from thinkparse._convert import read_message
+from thinkparse.data._convert import read_message
 
 USER = {"role": "user", "content": "What is 2+2?"}
 IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}

@@ -161,8 +161,8 @@ def test_hf_bad_batches() -> None:
 @pytest.mark.parametrize(
     ("module", "needs"),
     [
-        ("thinkparse._convert", ()),
-        ("thinkparse._columns", ()),
+        ("thinkparse.data._convert", ()),
+        ("thinkparse.data._columns", ()),
         ("thinkparse.hf", ()),
         ("thinkparse.arrow", ("pyarrow",)),
         ("thinkparse.polars", ("polars",)),

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import Split, split_harmony
-from thinkparse.providers.harmony import HarmonyScanner, looks_like_harmony
+from thinkparse.scan._harmony import HarmonyScanner, looks_like_harmony
 
 FULL = (
     "<|channel|>analysis<|message|>User greets. Reply politely.<|end|>"

@@ -26,8 +26,8 @@ from thinkparse import (
     render_page,
     render_script,
 )
-from thinkparse._html_assets import CSS, NOSCRIPT_CSS, SCRIPT, csp_hash
-from thinkparse._html_page import write_page
+from thinkparse.render._assets import CSS, NOSCRIPT_CSS, SCRIPT, csp_hash
+from thinkparse.render._page import write_page
 
 
 def _id(msg_id: str) -> str:
@@ -300,7 +300,7 @@ def test_write_page_memory_bounded() -> None:  # H2: memory does not grow with t
 def test_docstring_example() -> None:
     import doctest
 
-    import thinkparse._html
+    import thinkparse.render._fragment
 
-    result = doctest.testmod(thinkparse._html, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(thinkparse.render._fragment, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0

@@ -23,7 +23,7 @@ from _png import look
 from _support import require
 
 from thinkparse import Extraction, Split, Usage, parse, render_html, render_page, render_script
-from thinkparse._html_page import CSP
+from thinkparse.render._page import CSP
 
 FLAG = "THINKPARSE_REQUIRE_BROWSER"
 CHROMIUM = os.environ.get("THINKPARSE_CHROMIUM", "/usr/bin/chromium")

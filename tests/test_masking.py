@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import DEFAULT_MASKER, Masked, mask_secrets
-from thinkparse._masking import RULE_NAMES
+from thinkparse.store._masking import RULE_NAMES
 
 REQUIRED = {
     "openai", "anthropic", "google_api_key", "aws_access_key_id", "aws_secret_access_key",

@@ -18,7 +18,7 @@ from thinkparse import (
     to_message,
 )
 from thinkparse.providers import FAMILIES, _options
-from thinkparse.providers.harmony import HarmonyScanner
+from thinkparse.scan._harmony import HarmonyScanner
 
 
 def chat(content: str, model: Optional[str] = None) -> dict[str, Any]:

@@ -33,9 +33,9 @@ def test_readme_example(index: int) -> None:
 
 
 def test_docstring_examples() -> None:
-    import thinkparse._reasoning_block
-    import thinkparse._think
+    import thinkparse.scan._reasoning_block
+    import thinkparse.scan._think
 
-    for module in (thinkparse._reasoning_block, thinkparse._think):
+    for module in (thinkparse.scan._reasoning_block, thinkparse.scan._think):
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.failed == 0 and result.attempted > 0, module.__name__

@@ -18,10 +18,10 @@ from thinkparse import (
     StreamNormalizer,
     TraceRecorder,
     TraceStore,
-    _recorder,
     mask_secrets,
     split_think,
 )
+from thinkparse.store import _recorder
 
 STREAMS = sorted(DATA.glob("*/stream_*.json"))
 KEYS = {"session_key": "s", "run_id": "r", "model": "m"}

@@ -28,7 +28,7 @@ from thinkparse import (
     astream_deltas,
     stream_deltas,
 )
-from thinkparse._sdk import raw_event
+from thinkparse.clients._sdk import raw_event
 
 T = TypeVar("T")
 

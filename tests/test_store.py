@@ -24,9 +24,9 @@ from thinkparse import (
     TraceStore,
     TraceStoreError,
     Usage,
-    _store,
     mask_secrets,
 )
+from thinkparse.store import _store
 
 COLUMNS = [
     # name, type, notnull, default, pk

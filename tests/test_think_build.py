@@ -22,7 +22,7 @@ class _Block:
             raise ImportError("blocked for the test")
         return None
 sys.meta_path.insert(0, _Block())
-import thinkparse, thinkparse._think
+import thinkparse, thinkparse.scan._think
 print(thinkparse.IMPLEMENTATION)
 """
 

@@ -21,56 +21,53 @@ from ._errors import (
 )
 from ._models import preset_for_model
 from ._presets import PRESET_NAMES, PresetName
-from ._reasoning_block import parse
-from ._scanner import IMPLEMENTATION, ThinkScanner
-from ._think import aiter_think, iter_think, split_think, strip_think
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
-from .providers import (
-    StreamNormalizer,
-    normalize,
-    reasoning_from_trace,
-    split_harmony,
-    split_trace,
-    to_message,
-)
+from .data._trace import reasoning_from_trace, split_trace
+from .providers import StreamNormalizer, normalize, to_message
+from .scan._harmony import split_harmony
+from .scan._reasoning_block import parse
+from .scan._scanner import IMPLEMENTATION, ThinkScanner
+from .scan._think import aiter_think, iter_think, split_think, strip_think
 
 if TYPE_CHECKING:
-    from ._budget import BudgetEvent, BudgetTracker
-    from ._columns import split_think_many
-    from ._context import ReasoningContext, Segment
-    from ._convert import convert_trace
-    from ._html import render_html, render_script
-    from ._html_page import render_page
-    from ._masking import DEFAULT_MASKER, Masked, mask_secrets
-    from ._recorder import TraceRecorder
-    from ._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
-    from ._sse import aiter_sse, iter_sse
-    from ._store import Trace, TraceStore, TraceStoreError
+    from .clients._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
+    from .clients._sse import aiter_sse, iter_sse
+    from .data._columns import split_think_many
+    from .data._convert import convert_trace
+    from .render._fragment import render_html, render_script
+    from .render._page import PageStream, render_page
+    from .replay._context import ReasoningContext
+    from .replay._segment import Segment
+    from .store._budget import BudgetEvent, BudgetTracker
+    from .store._masking import DEFAULT_MASKER, Masked, mask_secrets
+    from .store._recorder import TraceRecorder
+    from .store._store import Trace, TraceStore, TraceStoreError
 
 #: Public names imported on first use, and the module that defines each.
 _LAZY = {
-    "BudgetEvent": "._budget",
-    "BudgetTracker": "._budget",
-    "split_think_many": "._columns",
-    "ReasoningContext": "._context",
-    "Segment": "._context",
-    "convert_trace": "._convert",
-    "render_html": "._html",
-    "render_script": "._html",
-    "render_page": "._html_page",
-    "DEFAULT_MASKER": "._masking",
-    "Masked": "._masking",
-    "mask_secrets": "._masking",
-    "TraceRecorder": "._recorder",
-    "AsyncDeltaStream": "._sdk",
-    "DeltaStream": "._sdk",
-    "astream_deltas": "._sdk",
-    "stream_deltas": "._sdk",
-    "aiter_sse": "._sse",
-    "iter_sse": "._sse",
-    "Trace": "._store",
-    "TraceStore": "._store",
-    "TraceStoreError": "._store",
+    "BudgetEvent": ".store._budget",
+    "BudgetTracker": ".store._budget",
+    "split_think_many": ".data._columns",
+    "ReasoningContext": ".replay._context",
+    "convert_trace": ".data._convert",
+    "render_html": ".render._fragment",
+    "render_script": ".render._fragment",
+    "render_page": ".render._page",
+    "PageStream": ".render._page",
+    "DEFAULT_MASKER": ".store._masking",
+    "Masked": ".store._masking",
+    "mask_secrets": ".store._masking",
+    "TraceRecorder": ".store._recorder",
+    "Segment": ".replay._segment",
+    "AsyncDeltaStream": ".clients._sdk",
+    "DeltaStream": ".clients._sdk",
+    "astream_deltas": ".clients._sdk",
+    "stream_deltas": ".clients._sdk",
+    "aiter_sse": ".clients._sse",
+    "iter_sse": ".clients._sse",
+    "Trace": ".store._store",
+    "TraceStore": ".store._store",
+    "TraceStoreError": ".store._store",
 }
 
 
@@ -100,6 +97,7 @@ __all__ = [
     "DeltaStream",
     "Extraction",
     "Masked",
+    "PageStream",
     "Parsed",
     "PresetName",
     "ReasoningBlock",

@@ -39,7 +39,7 @@ Decisions where the rules are silent
   after it is at line start only if it ends in LF followed by at most 3 spaces.
 * The public read-only properties (``in_reasoning``, ``had_block``, ``tag_consumed``,
   ``orphan_at``) are the whole contract with other modules
-  (``thinkparse._scanner.ScannerProtocol``);
+  (``thinkparse.scan._scanner.ScannerProtocol``);
   ``split_think`` uses ``had_block`` (T9) and ``orphan_at`` (T10).
 * Misuse never crashes (docs/behaviour.md#m1): a scanner whose
   ``__init__`` never ran or raised refuses every entry point with ``RuntimeError`` (not

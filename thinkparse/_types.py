@@ -9,12 +9,9 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Optional
+from typing import Any, Literal, Optional
 
 from ._spec import CHARS_PER_TOKEN
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .providers._turn import Turn
 
 
 class Delta(tuple):  # type: ignore[type-arg]
@@ -192,8 +189,10 @@ class Extraction:
     ``stop_reason``, ``finishReason``, ``status``...); ``None`` when not reported (W4).
     Left out of equality, like the decoded turn: two results that say the same are equal."""
     _turn: Any = field(default=None, compare=False, repr=False, hash=False)
-    # The decoded turn (X2): a Turn, or the arguments to build one on first use (so that calls
-    # that never touch blocks or the message do not pay for it).
+    # The decoded turn (X2): a Turn (thinkparse.providers._turn), or ``(make, *arguments)`` to
+    # build one on first use as ``make(*arguments)`` (so that calls that never touch blocks or
+    # the message do not pay for it; the maker comes with the arguments, so that these core
+    # types import nothing of the providers).
 
     @property
     def blocks(self) -> tuple[ReasoningBlock, ...]:
@@ -227,15 +226,17 @@ class Extraction:
         }
 
 
-def turn_of(x: Extraction) -> Optional[Turn]:
-    """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2)."""
+def turn_of(x: Extraction) -> Any:
+    """The decoded turn an :class:`Extraction` keeps, or ``None`` for one built by hand (X2).
+
+    The turn is a :class:`thinkparse.providers._turn.Turn`; typed ``Any`` here, where the
+    providers are not imported (callers annotate it).
+    """
     t = x._turn
     if type(t) is tuple:
-        from .providers._turn import Turn
-
-        t = Turn(*t)
+        t = t[0](*t[1:])
         object.__setattr__(x, "_turn", t)
-    return t  # type: ignore[no-any-return]
+    return t
 
 
 def tokens_estimate(reasoning: Optional[str]) -> int:

@@ -28,8 +28,8 @@ import inspect
 import json
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from ._columns import split_think_many
-from ._think import split_think as _split_one
+from .data._columns import split_think_many
+from .scan._think import split_think as _split_one
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     import pyarrow as pa

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._think import split_think as _split_one
+from .scan._think import split_think as _split_one
 
 
 def register(con: Any, /, *, name: str = "split_think", **options: Any) -> Any:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ._columns import split_think_many
+from .data._columns import split_think_many
 
 
 def split_think_batch(

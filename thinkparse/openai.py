@@ -50,10 +50,10 @@ import inspect
 from collections.abc import AsyncIterator, Iterator
 from typing import Any, Callable, Optional, TypeVar
 
-from ._closing import AsyncClosing, Closing
 from ._models import preset_for_model
-from ._scanner import ThinkScanner
-from ._think import split_think
+from .clients._closing import AsyncClosing, Closing
+from .scan._scanner import ThinkScanner
+from .scan._think import split_think
 
 __all__ = ["wrap"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._columns import split_think_many
-from ._think import split_think as _split_one
+from .data._columns import split_think_many
+from .scan._think import split_think as _split_one
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     import polars as pl

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._think import split_think as _split_one
+from .scan._think import split_think as _split_one
 
 
 class SplitThink:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._think import split_think as _split_one
+from .scan._think import split_think as _split_one
 
 RETURN_TYPE = "visible string, reasoning string"
 

@@ -1,25 +1,23 @@
 """The ``thinkparse`` command line (see docs/behaviour.md#cli).
 
 The package only moves bytes: it reads inputs, decides what kind each one is, hands the text or
-the decoded JSON to the public library API and writes what comes back.  It has no parsing rules
-of its own.  One module per concern:
+the decoded JSON to the public library API (the ``thinkparse`` package face, never its private
+modules) and writes what comes back.  It has no parsing rules of its own.  The plumbing is here,
+one module per concern:
 
 * ``_common``  -- exit statuses, one-line errors, the guarded entry point (used by subcommands);
 * ``_parser``  -- the argument parser and its help;
 * ``_options`` -- the checked ``Settings`` and the library arguments they give;
 * ``_inputs``  -- opening, reading and detecting inputs, and the messages about them;
 * ``_output``  -- the run's state and the output of one input (text, JSON, HTML page);
-* ``_console`` -- standard error: messages, reasoning, the progress bar;
-* ``_jsonl``   -- JSON Lines records;
-* ``_live``    -- ``--stream``;
-* ``_run``     -- the main command over FILE arguments;
-* ``_textfile`` -- text inputs in bounded memory;
-* ``_jobs``    -- ``--jobs N``: the worker pool and the output in order;
-* ``_worker``  -- ``--jobs N``: what a worker process does.
+* ``_console`` -- standard error: messages, reasoning, the progress bar.
+
+The commands are in :mod:`.commands`: the main command's runners and the subcommands.
 
 Subcommands: ``thinkparse traces …`` and ``thinkparse convert …`` run
-``thinkparse.cli.traces.main(argv)`` / ``thinkparse.cli.convert.main(argv)`` (imported only
-then) with the arguments after the word.  A file with such a name is given as ``./traces``.
+``thinkparse.cli.commands.traces.main(argv)`` / ``thinkparse.cli.commands.convert.main(argv)``
+(imported only then) with the arguments after the word.  A file with such a name is given as
+``./traces``.
 
 Exit status: 0 success; 1 some input could not be processed, or writing an output failed;
 2 usage error or a file that cannot be opened; 70 internal error (``THINKPARSE_TRACEBACK=1``
@@ -59,16 +57,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def _main(args: list[str]) -> int:
     from ._options import Settings, build_parser
-    from ._run import run
+    from .commands._run import run
 
     return run(Settings(build_parser().parse_args(args)))
 
 
 def _subcommand(word: str, argv: list[str]) -> int:
     try:
-        module = importlib.import_module(f"{__name__}.{word}")
+        module = importlib.import_module(f"{__name__}.commands.{word}")
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{word}":
+        if exc.name != f"{__name__}.commands.{word}":
             raise
         stderr_line(
             f"{PROG}: error: the '{word}' subcommand ({SUBCOMMANDS[word]}) is not available "

@@ -9,9 +9,10 @@ one input as text, as a JSON line, or as a card of the HTML page.
 * Several files: text output is preceded by ``==> NAME <==`` and separated by a blank line, as
   ``head`` does; JSON output gets the ``file`` key and no header.
 * ``--reasoning-to-stderr`` writes each input's reasoning to stderr, ending with a newline.
-* ``--html`` writes one page (``thinkparse.cli.html.PageStream``): its head at the start, each
-  card as its result comes, the summary at the end, so memory stays bounded; each card is named
-  by the file, or ``FILE:LINE`` (or the record's key) for JSON Lines records.
+* ``--html`` writes one page (:class:`thinkparse.PageStream`, loaded through
+  ``commands/html.py``): its head at the start, each card as its result comes, the summary at
+  the end, so memory stays bounded; each card is named by the file, or ``FILE:LINE`` (or the
+  record's key) for JSON Lines records.
 * Lone surrogates, which only JSON ``\\ud800``-style escapes can produce, are written as U+FFFD;
   all output is UTF-8, whatever the locale.
 """
@@ -63,7 +64,7 @@ class Context:
         #: With --html: the page, written card by card as results come (memory bounded).
         self.pages: Any = None
         if settings.args.html:
-            html: Any = importlib.import_module(f"{__package__}.html")
+            html: Any = importlib.import_module(f"{__package__}.commands.html")
             a = settings.args
             self.pages = html.PageStream(
                 self.stdout.stream,

@@ -10,23 +10,19 @@
 * :mod:`._normalize`, :mod:`._stream`: :func:`normalize` and :class:`StreamNormalizer` (P9).
 * :mod:`._turn`, :mod:`._wire`, :mod:`._accumulate`, :mod:`._message`: blocks and the assistant
   message (X1, X2).
-* :mod:`.harmony`: gpt-oss harmony markup (P3).
-* :mod:`._trace`: chat traces (P10).
+
+Harmony markup (P3) is text markup: :mod:`thinkparse.scan._harmony`.  Chat traces (P10) are
+data: :mod:`thinkparse.data._trace`.
 """
 
 from ._message import to_message
 from ._normalize import normalize
 from ._registry import FAMILIES
 from ._stream import StreamNormalizer
-from ._trace import reasoning_from_trace, split_trace
-from .harmony import split_harmony
 
 __all__ = [
     "FAMILIES",
     "StreamNormalizer",
     "normalize",
-    "reasoning_from_trace",
-    "split_harmony",
-    "split_trace",
     "to_message",
 ]

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Callable, Optional
 
-from .._scanner import ThinkScanner
 from .._spec import (
     CHARS_PER_TOKEN,
     DEFAULT_CODE_AWARE_OPT,
@@ -29,9 +28,10 @@ from .._spec import (
     SEPARATOR,
     resolve_options,
 )
-from .._think import split_think
 from .._types import Extraction, Usage, tokens_estimate
-from .harmony import looks_like_harmony, split_harmony
+from ..scan._harmony import looks_like_harmony, split_harmony
+from ..scan._scanner import ThinkScanner
+from ..scan._think import split_think
 
 #: P11 formats.
 FIELD = "field"
@@ -235,13 +235,15 @@ def whole_extraction(
     response: Mapping[str, Any],
     choice: int,
     think: Optional[dict[str, Any]],
+    make_turn: Callable[..., Any],
 ) -> Extraction:
     """The :class:`~thinkparse.Extraction` of a whole response's parts (the one-shot path).
 
     The same result as handing the parts one by one to a whole-response :class:`Collector`
     (visible text, each segment under its own key, redaction, signatures, usage, finish
     reason), built without one: one-shot ``normalize`` stays a few function calls
-    (docs/behaviour.md#p9's cost goal).
+    (docs/behaviour.md#p9's cost goal).  ``make_turn`` builds the turn on first use (see
+    :meth:`.Collector.result`).
     """
     visible, segments, fmt, redacted, sigs, figures, reason = parts
     reasoning: Optional[str] = None
@@ -275,7 +277,7 @@ def whole_extraction(
         fmt,
         figures,
         reason or None,
-        (provider, response, choice, None, inline),
+        (make_turn, provider, response, choice, None, inline),
     )
 
 

@@ -280,6 +280,7 @@ class Collector:
         response: Optional[Mapping[str, Any]] = None,
         choice: int = 0,
         stream: Any = None,
+        make_turn: Optional[Callable[..., Any]] = None,
     ) -> Extraction:
         """The :class:`~thinkparse.Extraction` of every part collected.
 
@@ -289,6 +290,9 @@ class Collector:
             choice: the choice read.
             stream: a stream's accumulator: the turn reads the response it adds up to on
                 first use (and its errors surface in the message).  With neither: no turn.
+            make_turn: what builds the turn from ``(provider, response, choice, stream,
+                inline)`` on first use (:class:`._turn.Turn`, given by the caller: the
+                collector sits below the turn's modules).  Without it: no turn.
         """
         self.take()
         visible = "".join(self._vis)
@@ -306,10 +310,10 @@ class Collector:
         if visible and visible.isspace():
             visible = ""
         turn = None
-        if response is not None or stream is not None:
+        if make_turn is not None and (response is not None or stream is not None):
             # Inline blocks are found again from the content on first use (X1).
             found = (fmt, None, self.options or {}) if fmt in (TAGS, HARMONY) else None
-            turn = (provider, response, choice, stream, found)
+            turn = (make_turn, provider, response, choice, stream, found)
         return new_result(
             visible,
             reasoning,
@@ -324,6 +328,6 @@ class Collector:
 
 
 def _default_scanner() -> Any:
-    from .._scanner import ThinkScanner
+    from ..scan._scanner import ThinkScanner
 
     return ThinkScanner()

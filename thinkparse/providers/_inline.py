@@ -4,7 +4,7 @@ Until the first visible text arrives the route is undecided.  If readable (or re
 dedicated reasoning was seen by then, visible text passes through unchanged (P4).  Otherwise,
 when ``start_in_reasoning`` is off and the text starts (after whitespace) with a harmony token
 that can open a completion (``<|start|>``, ``<|channel|>``, ``<|message|>``, ``<|constrain|>``),
-it goes through a :class:`~.harmony.HarmonyScanner`; any other text goes through a
+it goes through a :class:`~thinkparse.scan._harmony.HarmonyScanner`; any other text goes through a
 :class:`~thinkparse.ThinkScanner` built from the normaliser's options.  The route is kept for
 the rest of the message; whether inline markup was found (so that the result is stripped, P3)
 is the scanner's ``tag_consumed`` / ``had_block``, so nothing of the stream is kept.  While it
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from .._spec import SEPARATOR
-from .harmony import CHANNEL, CONSTRAIN, MESSAGE, START, HarmonyScanner
+from ..scan._harmony import CHANNEL, CONSTRAIN, MESSAGE, START, HarmonyScanner
 
 #: Content starting with one of these goes through the harmony scanner (P3).
 OPENING_TOKENS = (START, CHANNEL, MESSAGE, CONSTRAIN)

@@ -12,7 +12,7 @@ found again, on first use of the turn, from the text the reasoning was split fro
   (``in_reasoning``, ``orphan_at``), and a block's own blank lines stay in it.
   ``start_in_reasoning="auto"`` is done as :func:`~thinkparse.split_think` does it: reasoning
   before an orphan closer (``orphan_at``) is the first block, the rest is scanned again.
-* Harmony: one block per analysis message (:func:`~.harmony.harmony_blocks`).
+* Harmony: one block per analysis message (:func:`~thinkparse.scan._harmony.harmony_blocks`).
 
 Each block's text is stripped like the joined reasoning (P3); blocks left empty are dropped.
 A stream's blocks are found the same way from the content its events add up to, with the
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from .._scanner import scanner_for
 from .._spec import options_config
-from .harmony import harmony_blocks
+from ..scan._harmony import harmony_blocks
+from ..scan._scanner import scanner_for
 
 #: P11 formats of inline reasoning.
 TAGS = "tags"

@@ -122,7 +122,7 @@ def normalize(
             allow_auto=True,
         )
         think = one_shot(given) if given is not None else None
-    return whole_extraction(READERS[family](d, choice), family, d, choice, think)
+    return whole_extraction(READERS[family](d, choice), family, d, choice, think, Turn)
 
 
 _PRESET_SPLITS: dict[str, dict[str, Any]] = {}

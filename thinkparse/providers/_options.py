@@ -21,7 +21,6 @@ import importlib
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
-from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -31,6 +30,7 @@ from .._spec import (
     options_config,
     resolve_options,
 )
+from ..scan._scanner import ThinkScanner
 
 
 def check_choice(choice: object) -> int:

@@ -27,7 +27,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._errors import ScannerClosedError
-from .._scanner import ThinkScanner
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -37,6 +36,7 @@ from .._spec import (
 )
 from .._types import EMPTY_DELTA as _EMPTY
 from .._types import Delta, Extraction, turn_of
+from ..scan._scanner import ThinkScanner
 from ._access import as_mapping
 from ._collector import Collector
 from ._normalize import check_family_choice
@@ -48,7 +48,7 @@ from ._options import (
     think_options,
 )
 from ._registry import REGISTRY, Decoder, check_provider, event_family
-from ._turn import Message
+from ._turn import Message, Turn
 
 #: ``_given`` once the model's preset was looked for: no options (never changed).
 _DECIDED: dict[str, Any] = {}
@@ -211,7 +211,7 @@ class StreamNormalizer:
         family = self._family or "unknown"
         acc = self._acc
         if acc is not None:
-            self._result = out.result(family, None, self._choice, acc)
+            self._result = out.result(family, None, self._choice, acc, Turn)
         else:
             self._result = out.result(family)
         return d
@@ -240,7 +240,7 @@ class StreamNormalizer:
         result = self._result
         if result is None:
             raise RuntimeError("StreamNormalizer.message is available after close()")
-        turn = turn_of(result)
+        turn: Optional[Turn] = turn_of(result)
         if turn is None:
             raise ValueError("StreamNormalizer.message: no event decided the provider family")
         return turn.message()

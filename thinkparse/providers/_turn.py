@@ -79,8 +79,6 @@ class Turn:
         """Every reasoning item in wire order (X1), built on first use."""
         b = self._blocks
         if b is None:
-            from ._wire import blocks_of
-
             b = self._blocks = blocks_of(
                 self.provider, self.response, self._choice, self._inline
             )
@@ -100,7 +98,6 @@ class Turn:
             ResponseShapeError: a streamed tool input that is not valid JSON.
         """
         from ._messages import check_options
-        from ._wire import message_of
 
         check_options(store, reasoning_field, binary)
         response = self.response
@@ -110,3 +107,56 @@ class Turn:
             self.provider, response, self._choice,
             store=store, reasoning_field=reasoning_field, binary=binary,
         )
+
+
+# --- per family (moved here from ._wire, which the family modules import: these look the
+# families up, so they sit above them) --------------------------------------------------------
+def blocks_of(
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
+) -> tuple[ReasoningBlock, ...]:
+    """The reasoning blocks of a response (X1).
+
+    ``inline``: reasoning was split from inline markup: ``(format, text, options)``, ``text``
+    ``None`` for the response's own visible text; one block per extracted block.
+    """
+    from ._wire import BLOCKS
+
+    fn = BLOCKS.get(provider)
+    out = fn(response, choice) if fn is not None else []
+    if inline:
+        from ._inline_blocks import inline_blocks
+
+        fmt, text, think = inline
+        if text is None:
+            text = visible_text(provider, response, choice)
+        for b in inline_blocks(fmt, text, think):
+            out.append(ReasoningBlock("text", b, None, None, None, provider, {}))
+    return tuple(out)
+
+
+def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
+    """The answer text of a whole response, before any inline split (P1)."""
+    from ._registry import READERS
+
+    return READERS[provider](response, choice)[0]
+
+
+def message_of(
+    provider: str,
+    response: Mapping[str, Any],
+    choice: int,
+    *,
+    store: Optional[bool],
+    reasoning_field: Union[str, bool, None],
+    binary: str,
+) -> Message:
+    """The request-format message of a response (X2)."""
+    from ._messages import MESSAGES
+
+    fn = MESSAGES.get(provider)
+    if fn is None:
+        raise ValueError(f"to_message(): no message form for provider {provider!r}")
+    return fn(response, choice, store, reasoning_field, binary)

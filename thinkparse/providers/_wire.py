@@ -293,7 +293,8 @@ def _ollama_blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     return [_block("ollama", _text_kind(th, "text"), th, {"thinking": th})]
 
 
-_BLOCKS: dict[str, Callable[[Mapping[str, Any], int], list[ReasoningBlock]]] = {
+#: Each family's reasoning blocks of a whole response (X1), by family name.
+BLOCKS: dict[str, Callable[[Mapping[str, Any], int], list[ReasoningBlock]]] = {
     "anthropic": _anthropic_blocks,
     "bedrock": _bedrock_blocks,
     "openai_responses": _responses_blocks,
@@ -301,52 +302,3 @@ _BLOCKS: dict[str, Callable[[Mapping[str, Any], int], list[ReasoningBlock]]] = {
     "openai_chat": _chat_blocks,
     "ollama": _ollama_blocks,
 }
-
-
-def blocks_of(
-    provider: str,
-    response: Mapping[str, Any],
-    choice: int,
-    inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
-) -> tuple[ReasoningBlock, ...]:
-    """The reasoning blocks of a response (X1).
-
-    ``inline``: reasoning was split from inline markup: ``(format, text, options)``, ``text``
-    ``None`` for the response's own visible text; one block per extracted block.
-    """
-    fn = _BLOCKS.get(provider)
-    out = fn(response, choice) if fn is not None else []
-    if inline:
-        from ._inline_blocks import inline_blocks
-
-        fmt, text, think = inline
-        if text is None:
-            text = visible_text(provider, response, choice)
-        for b in inline_blocks(fmt, text, think):
-            out.append(ReasoningBlock("text", b, None, None, None, provider, {}))
-    return tuple(out)
-
-
-def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
-    """The answer text of a whole response, before any inline split (P1)."""
-    from ._registry import READERS
-
-    return READERS[provider](response, choice)[0]
-
-
-def message_of(
-    provider: str,
-    response: Mapping[str, Any],
-    choice: int,
-    *,
-    store: Optional[bool],
-    reasoning_field: Union[str, bool, None],
-    binary: str,
-) -> Message:
-    """The request-format message of a response (X2)."""
-    from ._messages import MESSAGES
-
-    fn = MESSAGES.get(provider)
-    if fn is None:
-        raise ValueError(f"to_message(): no message form for provider {provider!r}")
-    return fn(response, choice, store, reasoning_field, binary)

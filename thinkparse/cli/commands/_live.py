@@ -1,0 +1,380 @@
+"""``--stream``: read standard input (or one FILE) as data arrives and write the answer live.
+
+Input is read with ``os.read`` (not by lines, not waiting for the end) and decoded as UTF-8
+incrementally.  Its kind, unless ``--format`` says (W1, see docs/behaviour.md#w1):
+
+* Server-Sent Events (``curl -N`` output) when the first non-empty line is an event-stream field
+  line (``data:``, ``event:``, ``id:``, ``retry:`` or a ``:`` comment) and the first ``data:``
+  line holds JSON or ``[DONE]`` (lines before it are read first, up to 64 KiB): each event's
+  JSON data goes to one ``StreamNormalizer``;
+* JSON event lines (Ollama's NDJSON) when the first non-empty line is a complete JSON object that
+  a provider family recognises (P8): one event per line, to one ``StreamNormalizer``;
+* otherwise text, through one ``ThinkScanner``.  Only the first line is held back to decide, and
+  only when it could start one of the two event kinds (``{``, ``d``, ``e``, ``i``, ``r``, ``:``).
+
+Nothing is echoed unparsed: an event that cannot be read is an error (exit 1), and so is an
+error event (Anthropic's ``event: error``, an ``{"error": ...}`` event): the output so far is
+kept, the message names the event, the stream is not read further (SSE) and the exit status is
+1 -- a stream cut short by its provider never looks like a success.
+
+Invalid UTF-8 (``--errors strict``): everything valid before the bad byte is decoded, written
+and flushed (the scanner is closed, releasing what it held), then the error is reported with the
+byte offset and the stream stops.  ``--errors replace`` substitutes U+FFFD and loses nothing.
+
+When standard error is a terminal and no scanner option was given, a one-line hint is written
+if the text's first tag is an orphan ``</think>`` (a template-opened block: the default stream
+mode reads what precedes it as answer; ``--start-in-reasoning``, ``--preset`` or ``--model``
+fix it) -- see docs/behaviour.md#t10.
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+import os
+from collections.abc import Iterator
+from typing import Any, Optional
+
+from ... import (
+    ResponseShapeError,
+    StreamNormalizer,
+    ThinkParseError,
+    ThinkScanner,
+    UnknownProviderError,
+    iter_sse,
+    split_think,
+)
+from .._common import InputError
+from .._inputs import (
+    SSE_FIELDS,
+    decode_json,
+    json_error,
+    json_type,
+    open_input,
+    provider_error,
+    sse_verdict,
+    utf8_error,
+)
+from .._output import Context
+
+_READ_SIZE = 1 << 16
+
+_HINT_WINDOW = 1 << 16
+_SSE_PEEK = 1 << 16
+HINT = (
+    "thinkparse: hint: the text's first tag is a closing </think> (the prompt opened the "
+    "block); use --start-in-reasoning, --preset or --model to read what precedes it as reasoning"
+)
+
+
+class LiveWriter:
+    """Writes stream deltas as they come, flushing each write; ends the output with a newline."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.out = ctx.stdout
+        self.console = ctx.console
+        self.want_reasoning = bool(ctx.args.reasoning)
+        self.to_stderr = bool(ctx.args.reasoning_to_stderr)
+        self.last_out = ""
+        self.last_err = ""
+
+    def delta(self, delta: Any) -> None:
+        """Write one ``(visible, reasoning)`` delta."""
+        visible, reasoning = delta
+        text = reasoning if self.want_reasoning else visible
+        if self.to_stderr and reasoning:
+            self.console.reasoning(reasoning)
+            self.last_err = reasoning
+        if text:
+            self.out.write(text)
+            self.out.flush()
+            self.last_out = text
+
+    def finish(self) -> None:
+        """End the output (and the reasoning on stderr) with a newline."""
+        if self.last_out and not self.last_out.endswith("\n"):
+            self.out.write("\n")
+            self.out.flush()
+        if self.last_err and not self.last_err.endswith("\n"):
+            self.console.reasoning("\n")
+
+
+class _Reader:
+    """``os.read`` chunks of one descriptor, with the bytes consumed so far."""
+
+    def __init__(self, fd: int, shown: str) -> None:
+        self.fd = fd
+        self.shown = shown
+        self.consumed = 0
+
+    def read(self) -> bytes:
+        try:
+            data = os.read(self.fd, _READ_SIZE)
+        except OSError as exc:
+            raise InputError(f"{self.shown}: cannot read: {exc.strerror or exc}", 2) from None
+        self.consumed += len(data)
+        return data
+
+
+def run_stream(ctx: Context, name: str) -> None:
+    """The whole ``--stream`` mode for one input."""
+    try:
+        stream, shown, owned = open_input(name)
+    except InputError as exc:
+        ctx.fail(str(exc), exc.status)
+        return
+    try:
+        reader = _Reader(stream.fileno(), shown)
+        head, kind = _detect(ctx, reader)
+        writer = LiveWriter(ctx)
+        try:
+            if kind == "sse":
+                _sse(ctx, reader, head, writer)
+            elif kind == "jsonl":
+                _event_lines(ctx, reader, head, writer)
+            else:
+                _text(ctx, reader, head, writer)
+        except InputError:
+            writer.finish()
+            raise
+        writer.finish()
+    except InputError as exc:
+        ctx.fail(str(exc), exc.status)
+    finally:
+        if owned:
+            stream.close()
+
+
+def _detect(ctx: Context, reader: _Reader) -> tuple[bytes, str]:
+    """Read as little as needed to know the kind; return the bytes read and the kind."""
+    fmt = ctx.args.format
+    if fmt in ("text", "think"):
+        return b"", "text"
+    head = b""
+    while True:
+        body = head[3:] if head.startswith(codecs.BOM_UTF8) else head
+        first = body.lstrip()
+        line, newline, _ = first.partition(b"\n")
+        kind = _decide(ctx, line, bool(newline))
+        if kind == "sse" and ctx.args.format is None:
+            # W1: an event stream only if its first data line holds JSON; read up to it.
+            complete = first.split(b"\n")[:-1]
+            verdict = sse_verdict(complete)
+            if verdict is None and len(head) < _SSE_PEEK:
+                kind = None
+            else:
+                kind = "text" if verdict is False else "sse"
+        if kind is not None:
+            return head, kind
+        data = reader.read()
+        if not data:
+            lines = first.split(b"\n")
+            if _decide(ctx, line, True) == "sse" and ctx.args.format is None:
+                return head, "text" if sse_verdict(lines) is False else "sse"
+            return head, _decide(ctx, line, True) or "text"
+        head += data
+
+
+def _decide(ctx: Context, line: bytes, whole: bool) -> Optional[str]:
+    """The kind from the first non-empty line (``whole``: the line is complete), or None."""
+    fmt = ctx.args.format
+    if fmt in ("sse", "jsonl"):
+        return str(fmt)
+    if not line and not whole:
+        return None
+    text = line.decode("utf-8", "replace").rstrip("\r")
+    if text.startswith(SSE_FIELDS) or text in ("data", "event"):
+        return "sse"
+    if not whole and any(p.startswith(text) for p in (*SSE_FIELDS, "data", "event")):
+        return None  # could still become a field line
+    if ctx.settings.provider is not None:
+        return "jsonl"  # --provider: JSON event lines unless the input is SSE
+    if not text.startswith("{"):
+        return "text"
+    if not whole:
+        return None
+    try:
+        event = decode_json(text)
+    except (ValueError, RecursionError):
+        return "text"
+    if not isinstance(event, dict):
+        return "text"
+    try:
+        StreamNormalizer().feed(event)
+    except UnknownProviderError:
+        return "text"  # a JSON answer, e.g. a model in JSON mode: the text is the answer
+    except (ThinkParseError, ValueError):
+        return "jsonl"  # a recognised family with a bad field: reported as such
+    return "jsonl"
+
+
+def _chunks(reader: _Reader, head: bytes) -> Iterator[bytes]:
+    if head:
+        yield head
+    while True:
+        data = reader.read()
+        if not data:
+            return
+        yield data
+
+
+def _decoded(ctx: Context, reader: _Reader, head: bytes) -> Iterator[str]:
+    """The input as text pieces; on invalid UTF-8, the valid text first, then ``InputError``."""
+    decoder = codecs.getincrementaldecoder("utf-8")(ctx.settings.errors)
+    started = False
+    base = 0  # offset of the next chunk in the input
+    for data in itertools.chain(_chunks(reader, head), (b"",)):
+        held = decoder.getstate()[0]
+        try:
+            text = decoder.decode(data, not data)
+        except UnicodeDecodeError as exc:
+            good = (held + data)[: exc.start].decode("utf-8")
+            if not started and good.startswith("\ufeff"):
+                good = good[1:]
+            if good:
+                yield good
+            offset = base - len(held) + exc.start
+            raise InputError(f"{reader.shown}: {utf8_error(offset)}") from None
+        base += len(data)
+        if text and not started:
+            started = True
+            if text.startswith("\ufeff"):
+                text = text[1:]
+        if text:
+            yield text
+
+
+def _text(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+    settings = ctx.settings
+    settings.text_input(reader.shown)
+    scanner = ThinkScanner(**settings.stream_options)
+    hint = ctx.console.tty and not settings.scanner_options_given
+    seen: list[str] = []
+    size = 0
+    try:
+        for text in _decoded(ctx, reader, head):
+            delta = scanner.feed(text)
+            if hint:
+                seen.append(text)
+                size += len(text)
+                if delta.reasoning or size > _HINT_WINDOW or "</" in text:
+                    hint = _orphan_check(ctx, "".join(seen), final=False)
+                    seen = ["".join(seen)] if hint else []
+            writer.delta(delta)
+    except InputError:
+        writer.delta(scanner.close())
+        raise
+    if hint:
+        _orphan_check(ctx, "".join(seen), final=True)
+    writer.delta(scanner.close())
+
+
+def _orphan_check(ctx: Context, text: str, final: bool) -> bool:
+    """Write the hint if the first tag of ``text`` is an orphan closer; True to keep looking."""
+    default = split_think(text)
+    if default.reasoning is not None:
+        return False  # a real block came first
+    if split_think(text, start_in_reasoning="auto").reasoning is not None:
+        ctx.console.error(HINT)
+        return False
+    return not final and len(text) <= _HINT_WINDOW
+
+
+def _normalizer(ctx: Context, shown: str) -> Any:
+    try:
+        settings = ctx.settings
+        return StreamNormalizer(
+            provider=settings.provider, **settings.stream_options, **settings.choice_options
+        )
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{shown}: {exc}") from None
+
+
+def _sse(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+    shown = reader.shown
+    normalizer = _normalizer(ctx, shown)
+    try:
+        for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
+            error = provider_error(event)
+            if error is not None:
+                ctx.fail(f"{shown}: event {n}: the provider reported an error: {error}")
+                break
+            try:
+                writer.delta(normalizer.feed(event))
+            except (ThinkParseError, ValueError) as exc:
+                ctx.fail(f"{shown}: {exc}")
+    except ResponseShapeError as exc:
+        ctx.fail(f"{shown}: {exc}")
+    try:
+        writer.delta(normalizer.close())
+    except (ThinkParseError, ValueError) as exc:
+        ctx.fail(f"{shown}: {exc}")
+
+
+def _event_lines(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+    shown = reader.shown
+    normalizer = _normalizer(ctx, shown)
+    pending: list[bytes] = []  # the current, incomplete line
+    lineno = offset = 0
+
+    def lines_of(lines: list[bytes]) -> None:
+        nonlocal lineno, offset
+        for raw in lines:
+            lineno += 1
+            start, offset = offset, offset + len(raw) + 1
+            if raw and not raw.isspace():
+                _event_line(ctx, normalizer, raw, lineno, start, shown, writer)
+
+    for data in _chunks(reader, head):
+        pending.append(data)
+        if b"\n" not in data:
+            continue
+        lines = b"".join(pending).split(b"\n")
+        rest = lines.pop()
+        pending = [rest] if rest else []
+        lines_of(lines)
+    if pending:
+        lines_of([b"".join(pending)])
+    try:
+        writer.delta(normalizer.close())
+    except (ThinkParseError, ValueError) as exc:
+        ctx.fail(f"{shown}: {exc}")
+
+
+def _event_line(
+    ctx: Context,
+    normalizer: Any,
+    raw: bytes,
+    lineno: int,
+    offset: int,
+    shown: str,
+    writer: LiveWriter,
+) -> None:
+    try:
+        text = raw.decode("utf-8", ctx.settings.errors)
+    except UnicodeDecodeError as exc:
+        ctx.fail(f"{shown}:{lineno}: {utf8_error(offset + exc.start)}")
+        return
+    if lineno == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        event = decode_json(text)
+    except ValueError as exc:
+        ctx.fail(f"{shown}:{lineno}: {json_error(exc)}")
+        return
+    except RecursionError:
+        ctx.fail(f"{shown}:{lineno}: invalid JSON: nested too deeply")
+        return
+    if type(event) is not dict:
+        ctx.fail(f"{shown}:{lineno}: an event must be a JSON object, not {json_type(event)}")
+        return
+    error = provider_error(event)
+    if error is not None:
+        ctx.fail(f"{shown}:{lineno}: the provider reported an error: {error}")
+        return
+    try:
+        delta = normalizer.feed(event)
+    except (ThinkParseError, ValueError) as exc:
+        ctx.fail(f"{shown}:{lineno}: {exc}")
+        return
+    writer.delta(delta)

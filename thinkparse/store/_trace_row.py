@@ -1,0 +1,271 @@
+"""The ``reasoning_traces`` row: its schema, the :class:`Trace` value and argument checks (#d1).
+
+Rules: docs/behaviour.md#d1 and docs/behaviour.md#d2.  The store itself is in ``_store.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable, Optional, Union
+
+from .._errors import ThinkParseError
+from ._masking import Masked
+
+__all__ = ["COLUMNS", "SCHEMA_VERSION", "Trace", "TraceStoreError", "clause", "migrate", "where"]
+
+#: The version of the schema below, kept in ``thinkparse_meta`` (#d1).
+SCHEMA_VERSION = 1
+META_KEY = "reasoning_traces_schema"
+
+#: Column name, SQL declaration (the ``reasoning_traces`` table, #d1).
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("id", "TEXT PRIMARY KEY"),
+    ("session_key", "TEXT NOT NULL"),
+    ("run_id", "TEXT NOT NULL"),
+    ("model", "TEXT NOT NULL"),
+    ("provider", "TEXT NOT NULL"),
+    ("reasoning_text", "TEXT NOT NULL"),
+    ("reasoning_tokens", "INTEGER NOT NULL DEFAULT 0"),
+    ("total_tokens", "INTEGER NOT NULL DEFAULT 0"),
+    ("duration_ms", "INTEGER NOT NULL DEFAULT 0"),
+    ("metadata", "TEXT"),
+    ("created_at", "INTEGER NOT NULL"),
+)
+COLUMN_NAMES = tuple(name for name, _ in COLUMNS)
+INDEXED = ("session_key", "run_id", "model", "created_at")
+
+SCHEMA_SQL = (
+    "CREATE TABLE IF NOT EXISTS thinkparse_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS reasoning_traces (\n  "
+    + ",\n  ".join(f"{name} {decl}" for name, decl in COLUMNS)
+    + "\n)",
+    *(
+        f"CREATE INDEX IF NOT EXISTS idx_reasoning_traces_{col} ON reasoning_traces({col})"
+        for col in INDEXED
+    ),
+)
+
+
+class TraceStoreError(ThinkParseError, RuntimeError):
+    """The database cannot be used: not a database, a newer schema, a foreign
+    ``reasoning_traces`` table, or the store is closed (#d1)."""
+
+
+@dataclass(frozen=True)
+class Trace:
+    """One stored reasoning trace: the columns of ``reasoning_traces`` (#d1)."""
+
+    id: str
+    """UUID hex unless given."""
+    session_key: str
+    """The session."""
+    run_id: str
+    """The run (one agent run, one request...)."""
+    model: str
+    """The model name."""
+    provider: str
+    """The provider family (6.1) or the name given."""
+    reasoning_text: str
+    """The masked reasoning; ``""`` when there was none (#d2)."""
+    reasoning_tokens: int
+    """Reported reasoning tokens, else the estimate (#b1)."""
+    total_tokens: int
+    """Total tokens as given or reported, else 0."""
+    duration_ms: int
+    """Duration of the turn in milliseconds."""
+    metadata_json: Optional[str]
+    """The ``metadata`` column: JSON text or ``None``."""
+    created_at: int
+    """Milliseconds since the epoch."""
+
+    @property
+    def metadata(self) -> Optional[dict[str, Any]]:
+        """The metadata as a new dict on each access (``None`` when absent)."""
+        if self.metadata_json is None:
+            return None
+        value = json.loads(self.metadata_json)
+        return value if isinstance(value, dict) else {"value": value}
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as a JSON-ready dict: column names as keys, ``metadata`` as an object."""
+        out = {name: getattr(self, name) for name in COLUMN_NAMES if name != "metadata"}
+        out["metadata"] = self.metadata
+        return {name: out[name] for name in COLUMN_NAMES}
+
+
+# --- argument checks ----------------------------------------------------------------------------
+def check_str(value: object, name: str, *, empty: bool = False) -> str:
+    """``value`` as a ``str``; ``TypeError``/``ValueError`` naming ``name``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    if not empty and not value:
+        raise ValueError(f"{name} must not be empty")
+    return value
+
+
+def check_count(value: object, name: str) -> int:
+    """A non-negative ``int`` (``bool`` refused)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < 0:
+        raise ValueError(f"{name} must not be negative, got {value}")
+    return value
+
+
+def check_time(value: object, name: str) -> int:
+    """Milliseconds since the epoch from an ``int`` or a timezone-aware ``datetime``."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None or value.utcoffset() is None:
+            raise ValueError(f"{name} must be a timezone-aware datetime")
+        return int(value.timestamp() * 1000)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} must be an int (ms since the epoch) or a datetime")
+    return value
+
+
+def check_days(value: object, name: str) -> Union[int, float]:
+    """A number of days >= 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number of days, not {type(value).__name__}")
+    if not value >= 0 or math.isinf(value):
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    return value
+
+
+Masker = Callable[[str], Union[str, Masked]]
+
+
+def apply_masker(masker: Optional[Masker], text: str) -> str:
+    """Run ``masker`` on ``text``; a :class:`Masked` result gives its ``.text`` (#d2)."""
+    if masker is None:
+        return text
+    out = masker(text)
+    if isinstance(out, Masked):
+        return out.text
+    if not isinstance(out, str):
+        raise TypeError(f"masker must return a str, not {type(out).__name__}")
+    return out
+
+
+def mask_metadata(masker: Optional[Masker], metadata: object, name: str = "metadata") -> str:
+    """``metadata`` (a dict) as JSON text with every string value masked at any depth (#d2).
+
+    Keys are kept.  Raises ``TypeError`` naming the path of a value that is not JSON data.
+    """
+    if not isinstance(metadata, dict):
+        raise TypeError(f"{name} must be a dict, not {type(metadata).__name__}")
+    return json.dumps(_mask_value(masker, metadata, name), ensure_ascii=False, allow_nan=False)
+
+
+def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
+    if isinstance(value, str):
+        return apply_masker(masker, value)
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"{path}: {value!r} is not JSON data")
+        return value
+    if isinstance(value, dict):
+        out: dict[str, object] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError(f"{path}: key {key!r} is not a str")
+            out[key] = _mask_value(masker, item, f"{path}.{key}")
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_mask_value(masker, item, f"{path}[{i}]") for i, item in enumerate(value)]
+    raise TypeError(f"{path}: a {type(value).__name__} is not JSON data")
+
+
+# --- schema ------------------------------------------------------------------------------------
+def migrate(conn: sqlite3.Connection, path: str, busy_ms: int) -> None:
+    """Create or check the schema in one transaction (#d1); ``TraceStoreError`` when foreign."""
+    conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        _check_existing(conn, path)
+        for statement in SCHEMA_SQL:
+            conn.execute(statement)
+        conn.execute(
+            "INSERT OR IGNORE INTO thinkparse_meta (key, value) VALUES (?, ?)",
+            (META_KEY, str(SCHEMA_VERSION)),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def _check_existing(conn: sqlite3.Connection, path: str) -> None:
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "thinkparse_meta" in tables:
+        row = conn.execute(
+            "SELECT value FROM thinkparse_meta WHERE key = ?", (META_KEY,)
+        ).fetchone()
+        if row is not None:
+            try:
+                version = int(row[0])
+            except ValueError:
+                version = -1
+            if version > SCHEMA_VERSION:
+                raise TraceStoreError(
+                    f"{path}: the trace store has schema version {version}, newer than "
+                    f"{SCHEMA_VERSION}; upgrade thinkparse to open it"
+                )
+            if version != SCHEMA_VERSION:
+                raise TraceStoreError(f"{path}: unknown schema version {row[0]!r}")
+    if "reasoning_traces" in tables:
+        info = conn.execute("PRAGMA table_info(reasoning_traces)").fetchall()
+        found = [(r[1], str(r[2]).upper(), bool(r[3])) for r in info]
+        wanted = [(n, d.split()[0], "NOT NULL" in d) for n, d in COLUMNS]
+        if found != wanted:
+            raise TraceStoreError(f"{path}: a reasoning_traces table with other columns exists")
+
+
+# --- query filters -----------------------------------------------------------------------------
+_FILTERS = ("session_key", "run_id", "model", "provider", "since", "until", "limit")
+
+
+def check_filter_names(filters: dict[str, Any], *, allow_limit: bool) -> None:
+    for name in filters:
+        if name not in _FILTERS or (name == "limit" and not allow_limit):
+            raise TypeError(f"unknown filter {name!r}")
+
+
+def where(
+    session_key: Optional[str] = None,
+    run_id: Optional[str] = None,
+    model: Optional[str] = None,
+    provider: Optional[str] = None,
+    since: Optional[Any] = None,
+    until: Optional[Any] = None,
+) -> tuple[list[str], list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, value in (
+        ("session_key", session_key),
+        ("run_id", run_id),
+        ("model", model),
+        ("provider", provider),
+    ):
+        if value is not None:
+            clauses.append(f"{name} = ?")
+            params.append(check_str(value, name, empty=True))
+    if since is not None:
+        clauses.append("created_at >= ?")
+        params.append(check_time(since, "since"))
+    if until is not None:
+        clauses.append("created_at < ?")
+        params.append(check_time(until, "until"))
+    return clauses, params
+
+
+def clause(clauses: list[str]) -> str:
+    return " WHERE " + " AND ".join(clauses) if clauses else ""
