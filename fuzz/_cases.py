@@ -57,6 +57,9 @@ _FRAGMENTS = {
         "\r", "a", "b c", "<think x=1/>", "</think >", "<think\n", "<THINK>", "</Think>",
         "[THINK]", "[/THINK]", "<<", ">>", "<thinking>", "</thinking>", "<seed:think>",
         "</seed:think>", "<t>", "</t>", "x" * 40, "<think " + "a" * 300, "</" + " " * 260 + ">",
+        "<tool_call>", "<tool_", "[TOOL_CALLS]", "<answer>", "</answer>", "<final>", "</final>",
+        "[A]", "[/A]", "<|channel|>analysis<|message|>", "<|end|>", "<|channel|>final",
+        "<|message|>", "<|START_THINKING|>", "<|END_THINKING|>", "<|START_TEXT|>",
     ),
     "latin-1": ("é", "\u00a0", "ÿ", "<é>", "\x85", "\x1c"),
     "bmp": ("思", "◁think▷", "◁/think▷", "\u2028", "\u3000", "\ufeff", "\u200b"),
@@ -78,7 +81,19 @@ _DELIMITERS = (
     (("`x", "y"),),
 )
 _CAPS = (8192, None, 1, 2, 7, 50, 2**63, 0)
-_PRESETS = (None, None, None, "deepseek-r1", "qwen3", "magistral", "kimi", "granite", "nope")
+_PRESETS = (
+    None, None, None, "deepseek-r1", "qwen3", "magistral", "kimi", "granite", "nope",
+    "qwen3-thinking", "hunyuan", "kimi-k3", "command-a", "apriel", "gemma-4", "gpt-oss", "glm47",
+    "openai_gptoss", "cohere_command4",
+)
+_TERMINATORS = (
+    (), "<tool_call>", ("<tool_call>", "[TOOL_CALLS]"), ("<",), ("`",), ("<think",), ("",), (3,),
+)
+_ANSWER = (
+    (), (("<answer>", "</answer>"),), (("<final>", "</final>"), ("[A]", "[/A]")),
+    (("<", ">"),), (("`a", "b"),), (("x", "x"),), (("<think>", "</answer>"),),
+)
+_PROMPTS = (None, "<think>\n", "a<think>b</think>", "<think/>", 3, "<THINK x>")
 
 
 def _options(r: Reader) -> dict[str, Any]:
@@ -95,6 +110,12 @@ def _options(r: Reader) -> dict[str, Any]:
         options["max_tentative"] = r.pick(_CAPS)
     if r.below(4) == 0:
         options["preset"] = r.pick(_PRESETS)
+    if r.below(3) == 0:
+        options["terminators"] = r.pick(_TERMINATORS)
+    if r.below(3) == 0:
+        options["answer"] = r.pick(_ANSWER)
+    if r.below(5) == 0:
+        options["prompt"] = r.pick(_PROMPTS)
     return options
 
 

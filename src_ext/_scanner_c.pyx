@@ -1275,21 +1275,23 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._line_start = self._last_was_lf or not self._produced
         self._line_spaces = 0
 
-    cdef int _take(self, str w, Py_ssize_t j, int ci, Py_ssize_t length,
-                   bint self_closing) except -1:
+    cdef Py_ssize_t _take(self, str w, Py_ssize_t j, int ci, Py_ssize_t length,
+                          bint self_closing) except -1:
+        """Act on a candidate that matched ``w[j:j+length]``; returns how many of its
+        characters were consumed (scanning goes on after them)."""
         cdef int mode = self._mode
         cdef int k = self._tables.cand_kind[ci]
         cdef bint opener = k == LIT_OPEN or k == TAG_OPEN
         cdef int pair = self._tables.cand_pair[ci]
         cdef int *pair_set
         cdef int npair_set = self._tables.npair_set
-        if k == LIT_TERM:  # F2: the block ends; the terminator stays visible
+        if k == LIT_TERM:
+            # F2: the block ends; the terminator stays, read as visible text from its start.
             if mode == M_TENT:
                 self._settle()
             else:
                 self._end_block()
             self._block_closed = True
-            self._emit_vis(w, j, j + length)
             return 0
         if k == ANS_OPEN or k == ANS_CLOSE:  # F3: only tried in visible text
             self._consumed(-1)
@@ -1298,7 +1300,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             else:
                 self._ans_lead = False
                 del self._ans_ws[:]
-            return 0
+            return length
         pair_set = &self._tables.pair_cands[pair * npair_set]
         if mode == M_VIS:
             if not opener:
@@ -1327,7 +1329,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         else:
             self._settle()
             self._block_closed = True
-        return 0
+        return length
 
     cdef inline void _end_block(self) noexcept:
         """A definite block ends (its closer, T3, or a terminator, F2)."""
@@ -1482,8 +1484,8 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 return end
             verdict = self._resolve(True, &idx)
         if verdict == R_TAKE:
-            self._take(w, j, cands[idx], self._held_used[idx], self._held_phases[idx] == PH_SELF)
-            return j + self._held_used[idx]
+            return j + self._take(w, j, cands[idx], self._held_used[idx],
+                                  self._held_phases[idx] == PH_SELF)
         self._release_char(w, j)
         return j + 1
 
@@ -1512,7 +1514,12 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
             length = self._held_used[idx]
             rest = length - self._held_len
             w = held + PyUnicode_Substring(chunk, 0, rest) if rest > 0 else held[:length]
-            self._take(w, 0, self._held_cands[idx], length, self._held_phases[idx] == PH_SELF)
+            if self._take(w, 0, self._held_cands[idx], length,
+                          self._held_phases[idx] == PH_SELF) < length:
+                # A terminator (F2): scan it again, as visible text, with what followed it.
+                self._held_len = 0
+                self._run(held + chunk, 0, final)
+                return 0
             self._held_len = 0
             if rest > 0:
                 self._offset = base

@@ -19,7 +19,7 @@ SOURCES = [
 
 #: Every rule family and its ids, as the behaviour document numbers them.
 RULES = {"A": 4, "R": 8, "T": 10, "S": 7, "P": 13, "X": 5, "B": 2, "D": 5, "H": 3, "C": 6, "W": 4,
-         "M": 1}
+         "M": 1, "F": 8}
 
 
 def _anchors() -> set[str]:
@@ -52,7 +52,7 @@ def test_rule_ids_cited_in_tests_exist() -> None:
     for path in sorted((ROOT / "tests").glob("test_*.py")):
         for line in path.read_text(encoding="utf-8").splitlines():
             comment = line.split("#", 1)[1] if "#" in line else ""
-            for fam, num in re.findall(r"\b([ARTSPXBDHCW])(\d{1,2})\b", comment):
+            for fam, num in re.findall(r"\b([ARTSPXBDHCWF])(\d{1,2})\b", comment):
                 if int(num) == 0 or int(num) > RULES[fam]:
                     bad.append(f"{path.name}: {fam}{num}")
     assert bad == []

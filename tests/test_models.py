@@ -1,9 +1,11 @@
-"""``preset_for_model`` (P13) and the presets it names (presets): every row of the model-name
+"""``preset_for_model`` (P13, F5) and the presets it names (F1): every row of the model-name
 table, its near misses, and the format each preset reads, checked against the outputs vLLM's and
 SGLang's reasoning-parser tests use for the same family."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any, Optional
 
 import pytest
@@ -12,87 +14,23 @@ from hypothesis import strategies as st
 
 import thinkparse
 from thinkparse import Split, ThinkScanner, preset_for_model, split_think
-from thinkparse._models import MODEL_PRESETS
-from thinkparse._presets import PRESETS
+from thinkparse._models import MODEL_PRESETS, normalise_model_name
+from thinkparse._presets import PRESET_TABLE, PRESETS
 
-# (name as a server reports it, preset) -- one or more per row of MODEL_PRESETS, and near misses.
-NAMES = [
-    # deepseek-r1 row (P13)
-    ("deepseek-ai/DeepSeek-R1", "deepseek-r1"),
-    ("deepseek-ai/DeepSeek-R1-0528", "deepseek-r1"),
-    ("deepseek-r1:14b", "deepseek-r1"),  # Ollama
-    ("DeepSeek-R1-Distill-Qwen-32B", "deepseek-r1"),
-    ("deepseek-r1-distill-llama-70b", "deepseek-r1"),
-    ("DEEPSEEK-R1", "deepseek-r1"),
-    ("deepseek-r10", None),  # near miss: not the family name
-    ("perplexity-ai/r1-1776", "deepseek-r1"),
-    ("microsoft/MAI-DS-R1", "deepseek-r1"),
-    ("tngtech/DeepSeek-R1T-Chimera", None),  # near miss: a merge, not R1's release
-    # DeepSeek names without inline markup
-    ("deepseek-ai/DeepSeek-V3", None),
-    ("deepseek-ai/DeepSeek-V3-0324", None),
-    ("deepseek-v3.1", None),
-    ("deepseek-chat", None),
-    ("deepseek-reasoner", None),
-    # Qwen
-    ("qwen3-235b-a22b-thinking-2507", "qwen3-thinking"),
-    ("Qwen/Qwen3-30B-A3B-Thinking-2507-FP8", "qwen3-thinking"),
-    ("qwen3-next-80b-a3b-thinking", "qwen3-thinking"),
-    ("Qwen/QwQ-32B", "qwen3-thinking"),
-    ("qwq:32b", "qwen3-thinking"),
-    ("QwQ-32B-Preview", None),
-    ("Qwen3-235B-A22B-Instruct-2507", None),
-    ("qwen3-next-80b-a3b-instruct", None),
-    ("Qwen/Qwen3-Coder-480B-A35B-Instruct", None),
-    ("qwen3-coder", None),
-    ("Qwen/Qwen3-32B", "qwen3"),
-    ("Qwen/Qwen3-235B-A22B", "qwen3"),
-    ("Qwen3-30B-A3B-FP8", "qwen3"),
-    ("qwen3:8b", "qwen3"),
-    ("qwen3", "qwen3"),
-    ("unsloth/Qwen3-8B-GGUF:Q4_K_M", "qwen3"),
-    ("qwen3-max", None),
-    ("qwen3.5-27b", None),
-    ("qwen2.5-72b-instruct", None),
-    # Mistral
-    ("magistral-medium-latest", "magistral"),
-    ("magistral-small-2509", "magistral"),
-    ("mistralai/Magistral-Small-2507", "magistral"),
-    ("magistral-small-2506", "generic"),
-    ("mistral-medium-latest", None),
-    # Moonshot
-    ("moonshotai/Kimi-K2-Thinking", "kimi-k2"),
-    ("kimi-k2-thinking-turbo", "kimi-k2"),
-    ("Kimi-K2-Instruct-0905", None),
-    ("kimi-k2-0905-preview", None),
-    ("moonshotai/Kimi-VL-A3B-Thinking-2506", "kimi"),
-    ("Kimi-VL-A3B-Instruct", None),
-    ("kimi-k1.5", "kimi"),
-    # MiniMax
-    ("MiniMax-M2", "minimax"),
-    ("MiniMaxAI/MiniMax-M1-80k", "minimax"),
-    ("minimax-m2.1", "minimax"),
-    ("MiniMax-M3", "minimax-m3"),
-    ("MiniMax-Text-01", None),
-    # Zhipu
-    ("glm-4.5", "glm-4.5"),
-    ("zai-org/GLM-4.5-Air", "glm-4.5"),
-    ("glm-4.5v", "glm-4.5"),
-    ("glm-4.6", "glm-4.5"),
-    ("glm-4-9b-chat", None),
-    # others
-    ("ByteDance-Seed/Seed-OSS-36B-Instruct", "seed-oss"),
-    ("ibm-granite/granite-3.2-8b-instruct", "granite"),
-    ("granite-3.1-8b-instruct", None),
-    ("tencent/Hunyuan-A13B-Instruct", "hunyuan"),
-    ("command-a-reasoning-08-2025", "command-a"),
-    ("command-a-03-2025", None),
-    ("gpt-4o", None),
-    ("claude-sonnet-4-5", None),
-    ("", None),
-    ("   ", None),
-    ("org/", None),
-]
+# (name as users meet it, preset): Hugging Face ids with and without the organisation,
+# quantised and converted repositories, Ollama tags, OpenRouter / LiteLLM / Bedrock ids, dated
+# snapshots; and near misses (F5).
+_DATA = json.loads((Path(__file__).resolve().parent / "data" / "model_names.json").read_text(
+    encoding="utf-8"))
+NAMES: list[tuple[str, Optional[str]]] = [(r["name"], r["preset"]) for r in _DATA["names"]]
+
+
+def test_the_names_table_is_large_and_covers_every_family() -> None:
+    # F5: at least 100 real names; every preset with model patterns is named by one
+    assert len(NAMES) >= 100
+    named = {p for _, p in NAMES}
+    with_patterns = {row.name for row in PRESET_TABLE if row.models}
+    assert with_patterns <= named
 
 
 @pytest.mark.parametrize(("name", "preset"), NAMES)
@@ -106,11 +44,15 @@ def test_every_row_is_exercised_and_names_a_preset() -> None:
     # P13: every row of the table is hit by a test name, and names an existing preset
     hit = set()
     for name, _ in NAMES:
-        base = name.strip().lower().rsplit("/", 1)[-1]
-        for i, row in enumerate(MODEL_PRESETS):
-            if row.pattern.fullmatch(base):
-                hit.add(i)
-                break
+        base = normalise_model_name(name)
+        for candidate in (base, base.split("_", 1)[-1]):
+            for i, row in enumerate(MODEL_PRESETS):
+                if candidate and row.pattern.fullmatch(candidate):
+                    hit.add(i)
+                    break
+            else:
+                continue
+            break
     assert hit == set(range(len(MODEL_PRESETS)))
     for row in MODEL_PRESETS:
         assert row.preset is None or row.preset in PRESETS
@@ -158,20 +100,23 @@ FAMILY_CASES = [
     ("qwen3", "<think>abc</think>def", "def", "abc"),
     ("qwen3", "abc", "abc", None),
     ("qwen3-thinking", "abc</think>def", "def", "abc"),
-    # Seed-OSS (contested): the model-card form
+    # Seed-OSS: the template opens the block; the model-card form echoes the opener (T6)
     ("seed-oss", "<seed:think>This is a reasoning section</seed:think>This is the rest",
      "This is the rest", "This is a reasoning section"),
+    ("seed-oss", "plan<seed:tool_call>x</seed:tool_call>", "<seed:tool_call>x</seed:tool_call>",
+     "plan"),
     # Kimi-K2, GLM-4.5
     ("kimi-k2", "<think>plan</think>answer", "answer", "plan"),
     ("glm-4.5", "<think>plan</think>answer", "answer", "plan"),
-    # Hunyuan-A13B: the <answer> wrapper stays visible
+    # Hunyuan-A13B: the <answer> wrapper is removed with the whitespace inside it (F3)
     ("hunyuan", "<think>\nThis is a reasoning section\n</think>\n<answer>\nThis is the rest\n"
-     "</answer>", "<answer>\nThis is the rest\n</answer>", "This is a reasoning section"),
+     "</answer>", "This is the rest", "This is a reasoning section"),
     # Cohere Command A Reasoning: the opener is in the template prefix or echoed
     ("command-a", "<|START_THINKING|> i will call foo<|END_THINKING|><|START_ACTION|>[]"
      "<|END_ACTION|>", "<|START_ACTION|>[]<|END_ACTION|>", "i will call foo"),
     ("command-a", "thinking<|END_THINKING|><|START_RESPONSE|>foo<|END_RESPONSE|>",
-     "<|START_RESPONSE|>foo<|END_RESPONSE|>", "thinking"),
+     "foo", "thinking"),
+    ("command-a", "thinking<|START_TEXT|>foo<|END_TEXT|>", "foo", "thinking"),  # F2 + F3
     # Magistral and Kimi k1.5
     ("magistral", "[THINK]plan[/THINK]answer", "answer", "plan"),
     ("kimi", "◁think▷plan◁/think▷answer", "answer", "plan"),
@@ -197,9 +142,15 @@ def test_minimax_regression_exact() -> None:
 
 
 def test_template_opened_presets() -> None:
-    # behaviour.md#presets: exactly the template-opened families start inside a block
+    # F1: exactly the families whose default template opens the block start inside it
     opened = {name for name, opts in PRESETS.items() if opts.get("start_in_reasoning")}
-    assert opened == {"deepseek-r1", "qwen3-thinking", "minimax", "minimax-m3", "command-a"}
+    assert opened == {
+        "deepseek-r1", "deepseek-v4", "qwen3-thinking", "glm-4.7", "ling-3", "kimi-k2.5",
+        "kimi-k3", "minimax", "minimax-m3", "seed-oss", "hy-v4", "ernie-4.5", "step-3.5",
+        "step-3", "olmo-3", "granite-thinking", "nemotron-3", "command-a", "apriel", "longcat",
+        "solar-open-2", "plamo-3", "k2-horizon", "holo2", "gigachat-3.5", "iquest", "telechat",
+        "pangu",
+    }
 
 
 # vLLM tests/reasoning/test_deepseekr1_reasoning_parser.py, non-streaming cases (content None
@@ -220,18 +171,19 @@ VLLM_R1 = [
 ]
 
 
-@pytest.mark.parametrize("preset", ["deepseek-r1", "qwen3-thinking", "minimax"])
+@pytest.mark.parametrize("preset", [
+    "deepseek-r1", "qwen3-thinking", "minimax", "glm-4.7", "kimi-k2.5", "deepseek-v4", "step-3",
+    "olmo-3", "iquest", "holo2", "nemotron-3", "telechat",
+])
 @pytest.mark.parametrize(("text", "visible", "reasoning"), VLLM_R1)
 def test_template_opened_presets_match_vllm_r1(
     preset: str, text: str, visible: str, reasoning: str
 ) -> None:
     # behaviour.md#presets: template-opened <think> presets read the peer's R1 cases the same way
     assert split_think(text, preset=preset) == Split(visible, reasoning)
-    # seed-oss is contested: vLLM's seed_oss tests are these cases with <seed:think>, which
-    # the preset reads only with start_in_reasoning=True
+    # vLLM's seed_oss tests are these cases with <seed:think>
     seed = text.replace("think>", "seed:think>")
-    assert split_think(seed, preset="seed-oss", start_in_reasoning=True) == Split(
-        visible, reasoning)
+    assert split_think(seed, preset="seed-oss") == Split(visible, reasoning)
 
 
 @given(st.text(alphabet=st.characters(blacklist_characters="/"), max_size=40))

@@ -307,7 +307,7 @@ PRESET_CASES = [
     ("granite", {}, "Hello. Here is my response: x", "Hello.  x", None),
     ("granite", {}, "Here is my answer", "Here is my answer", None),
     ("seed-oss", {}, "<seed:think>a</seed:think>b", "b", "a"),
-    ("seed-oss", {}, "<think>a</think>b", "<think>a</think>b", None),
+    ("seed-oss", {}, "<think>a</think>b", "", "<think>a</think>b"),  # F1: template-opened
     ("glm-4.5", {}, "<think>a</think>b", "b", "a"),
     # behaviour.md#a1: an option passed explicitly replaces the preset's value for that option
     ("deepseek-r1", {"start_in_reasoning": False}, "plan</think>ans", "planans", None),

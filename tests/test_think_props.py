@@ -9,6 +9,8 @@ whitespace collide often; options and chunkings (cut points, empty chunks includ
 * T8: a text without tags comes back identical, with no reasoning.
 * T8/T9: reasoning is stripped and never holds empty joins.
 * S6: adversarial families (runs of tag prefixes, backticks, brackets) are handled correctly.
+
+Option sets include terminators (F2) and answer wrappers (F3), so every property above covers them.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ FRAGMENTS = [
     "</think >", "<thinking>", "</thinking>", "<think />", "`", "```", "~~~", "\n", " ", "   ",
     "\t", "\r\n", "\u00a0", "\u2028", "\u200b", "\u00e9", "\U0001f600", "[THINK]", "[/THINK]",
     "[", "[[", "]]", "plan", "Answer", "x", "a b",
+    # F2 terminators, F3 answer wrappers
+    "<tool_call>", "<tool_", "[TC]", "<answer>", "</answer>", "<ans", "[A]", "[/A]",
 ]
 NO_LF_FRAGMENTS = [f for f in FRAGMENTS if "\n" not in f]
 
@@ -37,6 +41,9 @@ DELIMITERS: list[Any] = [
     (("[THINK]", "[/THINK]"), ("[[", "]]")),
 ]
 CAPS = [None, 1, 2, 3, 5, 8, 20, 8192]
+TERMINATORS: list[Any] = [(), ("<tool_call>",), ("<tool_call>", "[TC]"), ("<",)]
+ANSWERS: list[Any] = [(), (("<answer>", "</answer>"),), (("[A]", "[/A]"), ("<answer>", "</answer>"))]
+PROMPTS = [None, None, "<think>", "x<think>y</think>", "[THINK]"]
 
 SETTINGS = settings(
     max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -55,10 +62,12 @@ def option_sets(draw: st.DrawFn) -> dict[str, Any]:
     return {
         "tags": draw(st.sampled_from(TAGS)),
         "delimiters": draw(st.sampled_from(DELIMITERS)),
-        "start_in_reasoning": draw(st.booleans()),
         "code_aware": draw(st.booleans()),
         "max_tentative": draw(st.sampled_from(CAPS)),
-    }
+        "terminators": draw(st.sampled_from(TERMINATORS)),
+        "answer": draw(st.sampled_from(ANSWERS)),
+    } | ({"start_in_reasoning": draw(st.booleans())} if draw(st.booleans()) else
+         {"prompt": draw(st.sampled_from(PROMPTS))})
 
 
 @st.composite
@@ -105,6 +114,7 @@ def test_s5_implementations_agree(compiled_cls: Any, data: st.DataObject, text: 
     assert tuple(c.close()) == tuple(py.close())
     assert bool(c.had_block) == bool(py.had_block)
     assert c.orphan_at == py.orphan_at
+    assert c.reasoning_closed == py.reasoning_closed  # F7
 
 
 # T8: text without '<' and without delimiter characters.

@@ -20,14 +20,20 @@ from ._errors import (
     UnknownProviderError,
 )
 from ._models import preset_for_model
-from ._presets import PRESET_NAMES, PresetName
+from ._presets import PRESET_ALIASES, PRESET_NAMES, PresetName
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
 from .data._trace import reasoning_from_trace, split_trace
 from .providers import StreamNormalizer, normalize, to_message
 from .scan._harmony import split_harmony
 from .scan._reasoning_block import parse
 from .scan._scanner import IMPLEMENTATION, ThinkScanner
-from .scan._think import aiter_think, iter_think, split_think, strip_think
+from .scan._think import (
+    aiter_think,
+    iter_think,
+    prompt_opens_reasoning,
+    split_think,
+    strip_think,
+)
 
 if TYPE_CHECKING:
     from .clients._sdk import AsyncDeltaStream, DeltaStream, astream_deltas, stream_deltas
@@ -89,6 +95,7 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_MASKER",
     "IMPLEMENTATION",
+    "PRESET_ALIASES",
     "PRESET_NAMES",
     "AsyncDeltaStream",
     "BudgetEvent",
@@ -126,6 +133,7 @@ __all__ = [
     "normalize",
     "parse",
     "preset_for_model",
+    "prompt_opens_reasoning",
     "reasoning_from_trace",
     "render_html",
     "render_page",

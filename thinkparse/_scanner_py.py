@@ -997,19 +997,20 @@ class ThinkScanner:
         self._line_start = self._last_was_lf or not self._produced
         self._line_spaces = 0
 
-    def _take(self, w: str, j: int, ci: int, length: int, self_closing: bool) -> None:
-        """Act on a candidate that matched ``w[j:j+length]``."""
+    def _take(self, w: str, j: int, ci: int, length: int, self_closing: bool) -> int:
+        """Act on a candidate that matched ``w[j:j+length]``; returns how many of its
+        characters were consumed (scanning goes on after them)."""
         mode = self._mode
         kind = self._cand_kind[ci]
         pair = self._cand_pair[ci]
-        if kind == LIT_TERM:  # F2: the block ends; the terminator stays visible
+        if kind == LIT_TERM:
+            # F2: the block ends; the terminator stays, read as visible text from its start.
             if mode == _TENT:
                 self._settle()
             else:
                 self._end_block()
             self._block_closed = True
-            self._emit_vis(w[j : j + length])
-            return
+            return 0
         if kind == ANS_OPEN or kind == ANS_CLOSE:  # F3: only tried in visible text
             self._consumed(-1)
             if kind == ANS_OPEN:
@@ -1017,7 +1018,7 @@ class ThinkScanner:
             else:
                 self._ans_lead = False
                 self._ans_ws.clear()
-            return
+            return length
         opener = kind == LIT_OPEN or kind == TAG_OPEN
         if mode == _VIS:
             if not opener:
@@ -1046,6 +1047,7 @@ class ThinkScanner:
         else:  # _TENT: its closer
             self._settle()
             self._block_closed = True
+        return length
 
     def _end_block(self) -> None:
         """A definite block ends (its closer, T3, or a terminator, F2)."""
@@ -1106,8 +1108,7 @@ class ThinkScanner:
             self._held_used = used
             return end
         if verdict == _TAKE:
-            self._take(w, j, cands[idx], used[idx], phs[idx] == _PH_SELF)
-            return j + used[idx]
+            return j + self._take(w, j, cands[idx], used[idx], phs[idx] == _PH_SELF)
         self._release_char(w[j])
         return j + 1
 
@@ -1154,8 +1155,7 @@ class ThinkScanner:
         self._held_parts = []
         self._held_len = 0
         if verdict == _TAKE:
-            self._take(w, 0, self._held_cands[idx], used[idx], phs[idx] == _PH_SELF)
-            pos = used[idx]
+            pos = self._take(w, 0, self._held_cands[idx], used[idx], phs[idx] == _PH_SELF)
         else:
             self._release_char(w[0])
             pos = 1

@@ -314,10 +314,25 @@ def resolve_options(
         raise ValueError(
             "prompt and start_in_reasoning both decide where the text starts: pass one of them"
         )
-    opens = prompt_opens(prompt, cfg)
-    if cfg.start_in_reasoning is opens:
+    return with_start(cfg, prompt_opens(prompt, cfg))
+
+
+_STARTS: dict[tuple[Config, bool], Config] = {}
+
+
+def with_start(cfg: Config, start: bool) -> Config:
+    """``cfg`` with another start mode (F4's prompt, T10's and F7's second scans); the variants
+    are remembered (bounded), so scanners made from them share their tables."""
+    if cfg.start_in_reasoning is start:
         return cfg
-    return Config(cfg.candidates, cfg.pairs, opens, *cfg[3:])
+    key = (cfg, start)
+    made = _STARTS.get(key)
+    if made is None:
+        made = Config(cfg.candidates, cfg.pairs, start, *cfg[3:])
+        if len(_STARTS) >= _CACHE_SIZE:
+            _STARTS.clear()
+        _STARTS[key] = made
+    return made
 
 
 def _resolve_cached(

@@ -113,6 +113,15 @@ class Split:
     """The answer text with tags and blocks removed (T8)."""
     reasoning: Optional[str]
     """The blocks' text, stripped and joined with ``"\\n\\n"``; ``None`` when no block (T9)."""
+    closed: Optional[bool] = field(default=None, compare=False, repr=False)
+    """Whether the last reasoning block was closed -- by its closer, a terminator (F2) or a
+    self-closing opener -- rather than cut off by the end of the text; ``None`` when there was
+    no block (F7).  Left out of equality and of the ``repr``: two splits into the same parts
+    are equal however the last block ended."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"visible", "reasoning", "closed"}``, the fields as JSON values."""
+        return {"visible": self.visible, "reasoning": self.reasoning, "closed": self.closed}
 
 
 @dataclass(frozen=True)

@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from .._spec import SEPARATOR
+from .._spec import CHANNEL_SCANNERS, SEPARATOR
 from .._types import Delta, Split
 
 START = "<|start|>"
@@ -311,6 +311,29 @@ class HarmonyScanner:
             self._buf = ""
         return Delta("".join(vis), "".join(rea))
 
+    @property
+    def in_reasoning(self) -> bool:
+        """Whether the next character fed would be reasoning: inside an analysis message."""
+        return self._state == BODY and self._route == REASONING
+
+    @property
+    def tag_consumed(self) -> bool:
+        """Whether a harmony token has been read (and removed from the text)."""
+        return self.found
+
+    @property
+    def orphan_at(self) -> None:
+        """Harmony has no orphan closers (T10 does not apply): always ``None``."""
+        return None
+
+    @property
+    def reasoning_closed(self) -> Optional[bool]:
+        """Whether the last analysis message was ended by a token rather than by the end of
+        the text (F7); ``None`` when there was none."""
+        if not self.had_block:
+            return None
+        return not self.in_reasoning
+
     def close(self) -> Delta:
         """End of text: release everything held."""
         vis: list[str] = []
@@ -323,3 +346,8 @@ class HarmonyScanner:
             self._before = []
         self._pending = []
         return Delta("".join(vis), "".join(rea))
+
+
+# The channel scanner the ``gpt-oss`` preset names (F6): the scanner kernels hand texts of that
+# preset to it.
+CHANNEL_SCANNERS["harmony"] = HarmonyScanner

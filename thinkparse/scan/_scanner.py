@@ -31,7 +31,7 @@ class ScannerProtocol(Protocol):
 
     ``feed``/``close`` release text (S1-S4); the read-only properties describe the state after
     the last call: :attr:`in_reasoning` (W4), :attr:`had_block` (T9), :attr:`tag_consumed`
-    (T8) and :attr:`orphan_at` (T4, T10).
+    (T8), :attr:`orphan_at` (T4, T10) and :attr:`reasoning_closed` (F7).
     """
 
     def feed(self, chunk: str, /) -> Delta:
@@ -60,6 +60,11 @@ class ScannerProtocol(Protocol):
     @property
     def orphan_at(self) -> Optional[int]:
         """Offset of the first consumed tag when it was an orphan closer, else ``None``."""
+        ...
+
+    @property
+    def reasoning_closed(self) -> Optional[bool]:
+        """Whether the last block was closed rather than cut off; ``None`` without one (F7)."""
         ...
 
 
