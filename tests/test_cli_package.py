@@ -258,6 +258,10 @@ def test_no_private_imports_of_the_library() -> None:
 
 
 # ---- --model and options for provider responses ---------------------------------------------
+NO_PRESET_NOTE = ("thinkparse: note: --model '{}' selects no preset (no inline reasoning format "
+                  "is known for that name); the default options apply\n")
+
+
 def test_model_picks_the_preset(tmp_path: Path) -> None:
     # P13: --model NAME uses preset_for_model(NAME) for text and --stream, unless --preset.
     assert thinkparse.preset_for_model("DeepSeek-R1-Distill-Qwen-7B") == "deepseek-r1"
@@ -265,7 +269,8 @@ def test_model_picks_the_preset(tmp_path: Path) -> None:
         run("--stream", "-m", "DeepSeek-R1-Distill-Qwen-7B", stdin=b"plan</think>ans"), "ans\n"
     )
     check_cli(run("--stream", "-m", "DeepSeek-R1", "-r", stdin=b"plan</think>ans"), "plan\n")
-    check_cli(run("--stream", "--model", "gpt-4o", stdin=b"plan</think>ans"), "planans\n")
+    check_cli(run("--stream", "--model", "gpt-4o", stdin=b"plan</think>ans"), "planans\n",
+              NO_PRESET_NOTE.format("gpt-4o"))  # F8: a name that selects nothing says so
     check_cli(run("--stream", "-m", "deepseek-r1", "-p", "qwen3", stdin=b"p</think>a"), "pa\n")
     f = tmp_path / "t.txt"
     f.write_text("Just 4.", encoding="utf-8")
@@ -388,3 +393,64 @@ def test_stream_invalid_utf8_in_one_read_keeps_the_text_before() -> None:
         1,
     )
     check_cli(run("--stream", "--errors", "replace", stdin=data), "Hello <thi\ufffdrest\n")
+
+
+def test_zoo_options(tmp_path: Path) -> None:
+    # F1: parser names; F2: --terminator; F3: --answer; F4: --prompt-file; F7: --unclosed
+    f = tmp_path / "t.txt"
+    f.write_text("plan\n<tool_call>{}</tool_call>", encoding="utf-8")
+    check_cli(run("-p", "qwen3-thinking", f), "<tool_call>{}</tool_call>\n")
+    check_cli(run("-p", "qwen3_engine", "-r", f), "plan\n")
+    check_cli(run("--start-in-reasoning", "--terminator", "<tool_call>", f),
+              "<tool_call>{}</tool_call>\n")
+    g = tmp_path / "a.txt"
+    g.write_text("<think>x</think>\n<answer>\n 4 \n</answer>", encoding="utf-8")
+    check_cli(run("--answer", "<answer>", "</answer>", g), "4\n")
+    check_cli(run("--answer", "<answer>", "</answer>", "--stream", stdin=g.read_bytes()), "4\n")
+    prompt = tmp_path / "p.txt"
+    prompt.write_text("<|im_start|>assistant\n<think>\n", encoding="utf-8")
+    closed = tmp_path / "q.txt"
+    closed.write_text("<|im_start|>assistant\n<think>\n\n</think>\n\n", encoding="utf-8")
+    h = tmp_path / "h.txt"
+    h.write_text("Just 4.", encoding="utf-8")
+    check_cli(run("--prompt-file", prompt, "-r", h), "Just 4.\n")
+    check_cli(run("--prompt-file", closed, "-r", h), "")
+    check_cli(run("-p", "qwen3-thinking", "--prompt-file", closed, h), "Just 4.\n")
+    check_cli(run("--prompt-file", prompt, "--stream", stdin=b"p</th" + b"ink>a"), "a\n")
+    check_cli(run("-p", "deepseek-r1", "--unclosed", "answer", h), "Just 4.\n")
+    check_cli(run("-p", "deepseek-r1", "--unclosed", "auto", h), "")  # text: no finish reason
+
+
+def test_zoo_option_errors(tmp_path: Path) -> None:
+    # F4, F7, F1, A3: one line, exit 2
+    h = tmp_path / "h.txt"
+    h.write_text("x", encoding="utf-8")
+    proc = run("--prompt-file", h, "--start-in-reasoning", h)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().startswith("thinkparse: error: --prompt-file and --[no-]start")
+    proc = run("--prompt-file", tmp_path / "missing.txt", h)
+    assert proc.returncode == 2 and proc.stderr.count(b"\n") == 1
+    proc = run("--unclosed", "answer", "--stream", stdin=b"x")
+    assert proc.returncode == 2 and b"--unclosed does not apply to --stream" in proc.stderr
+    proc = run("-p", "no_such_parser", h)
+    assert proc.returncode == 2
+    assert b"unknown preset 'no_such_parser'" in proc.stderr and proc.stderr.count(b"\n") == 1
+    proc = run("--terminator", "", h)
+    assert proc.returncode == 2 and b"terminators[0]" in proc.stderr
+
+
+def test_explain(tmp_path: Path) -> None:
+    # F8: which preset and start mode, and why; with --json, in each object
+    h = tmp_path / "h.txt"
+    h.write_text("plan</think>ans", encoding="utf-8")
+    check_cli(run("--explain", "-m", "Qwen/Qwen3.5-27B", h), "ans\n",
+              "thinkparse: preset qwen3-thinking (from the model name 'Qwen/Qwen3.5-27B'); "
+              "start: inside a reasoning block (the preset's template opens the block)\n")
+    check_cli(run("--explain", "-p", "glm47", "-j", h),
+              '{"visible": "ans", "reasoning": "plan", "tokens_est": 1, "preset": "glm-4.7", '
+              '"preset_source": "alias", "start": true}\n',
+              "thinkparse: preset glm-4.7 (from the parser name 'glm47'); start: inside a "
+              "reasoning block (the preset's template opens the block)\n")
+    check_cli(run("--explain", "-p", "qwen3", h), "ans\n",
+              "thinkparse: preset qwen3 (given); start: detected per text (a leading "
+              "'reasoning</think>' is a block, T10) (the default for whole texts)\n")

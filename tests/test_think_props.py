@@ -42,7 +42,9 @@ DELIMITERS: list[Any] = [
 ]
 CAPS = [None, 1, 2, 3, 5, 8, 20, 8192]
 TERMINATORS: list[Any] = [(), ("<tool_call>",), ("<tool_call>", "[TC]"), ("<",)]
-ANSWERS: list[Any] = [(), (("<answer>", "</answer>"),), (("[A]", "[/A]"), ("<answer>", "</answer>"))]
+ANSWERS: list[Any] = [
+    (), (("<answer>", "</answer>"),), (("[A]", "[/A]"), ("<answer>", "</answer>")),
+]
 PROMPTS = [None, None, "<think>", "x<think>y</think>", "[THINK]"]
 
 SETTINGS = settings(

@@ -13,7 +13,8 @@ organisation, a hub path or a router prefix says nothing about the template); a 
 and vendor prefix (``us.``, ``deepseek.``, ``qwen.`` ...) is dropped, and a version written
 with ``p`` for the dot (``glm-4p5``, ``kimi-k2p5``) is read with the dot.  A name that no row
 matches and holds ``_`` is tried once more without what precedes the first ``_``
-(``mistralai_Ministral-3-14B-Reasoning-2512-GGUF``, as some quantisers name repositories).  Then the rows of
+(``mistralai_Ministral-3-14B-Reasoning-2512-GGUF``, as some quantisers name repositories).
+Then the rows of
 :data:`MODEL_PRESETS` are tried in order and the first pattern matching the whole name decides:
 first the rows of :data:`NO_INLINE_REASONING` (names near a reasoning family whose output
 carries no inline reasoning markup, so that a wider row does not claim them), then each
@@ -65,12 +66,12 @@ NO_INLINE_REASONING: tuple[tuple[str, str], ...] = (
      "Qwen3-*-2507 without '-Thinking' (as Bedrock names Instruct-2507): a non-thinking release"),
     (rf"qwen3[a-z0-9.:_-]*-(?:instruct|coder|embedding|reranker|tts|vl-[0-9a-z-]*instruct){T}",
      "Qwen3-*-Instruct-2507 and Qwen3-Coder model cards: non-thinking releases"),
-    (rf"kimi-k2(?:-instruct[a-z0-9.:_-]*|-[0-9]{{4}}[a-z0-9.:_-]*)?",
+    (r"kimi-k2(?:-instruct[a-z0-9.:_-]*|-[0-9]{4}[a-z0-9.:_-]*)?",
      "Kimi-K2-Instruct model card: a non-thinking model"),
     (rf"glm-[0-9.]+v-turbo{T}", "GLM-5V-Turbo: a vision model without reasoning markup"),
     (rf"(?:hunyuan-a13b-pretrain|hunyuanocr){T}", "Hunyuan base and OCR models"),
     (rf"mimo-[a-z0-9.-]*-base{T}", "MiMo base models: no chat template"),
-    (rf"[a-z0-9.-]*-base", "base (pretrained) models: no chat template"),
+    (r"[a-z0-9.-]*-base", "base (pretrained) models: no chat template"),
 )
 
 

@@ -37,6 +37,8 @@ TAIL = r"(?:[-.:_][a-z0-9.:_-]*)?"
 T = TAIL
 
 THINK = ("think",)
+#: DeepSeek-V4's tool-call block opener (the bars are U+FF5C FULLWIDTH VERTICAL LINE).
+DSML = "<\uff5cDSML\uff5ctool_calls>"
 TOOL_CALL = ("<tool_call>",)
 V = "vLLM"
 S = "SGLang reasoning_parser.py@526f6905"
@@ -71,7 +73,8 @@ def _p(name: str, options: dict[str, Any], families: str, aliases: tuple[str, ..
 PRESET_TABLE: tuple[Preset, ...] = (
     _p("deepseek-r1", {"tags": THINK, "start_in_reasoning": True},
        "DeepSeek-R1, R1-0528, R1 distills, MAI-DS-R1, R1-1776", ("deepseek_r1", "deepseek-r1"),
-       (rf"deepseek-r1{T}", rf"(?:r1-1776|mai-ds-r1){T}", rf"(?:nvidia-)?nemotron-nano-[0-9.]+b-v2{T}"),
+       (rf"deepseek-r1{T}", rf"(?:r1-1776|mai-ds-r1){T}",
+        rf"(?:nvidia-)?nemotron-nano-[0-9.]+b-v2{T}"),
        ("DeepSeek-R1 model card, Usage Recommendations: the template ends with '<think>\\n'",
         f"{S}: DeepSeekR1Detector, force_reasoning always True, opener optional (R1-0528)",
         f"{V} deepseek_r1_reasoning_parser.py@761f1975: text before '</think>' is reasoning",
@@ -85,11 +88,11 @@ PRESET_TABLE: tuple[Preset, ...] = (
        ("Thinking mode: pass prompt= (F4) or start_in_reasoning=True, as the peers do from "
         "the request's thinking flag.",)),
     _p("deepseek-v4", {"tags": THINK, "start_in_reasoning": True,
-                       "terminators": ("<｜DSML｜tool_calls>",)},
+                       "terminators": (DSML,)},
        "DeepSeek-V4, V4.1", ("deepseek_v4", "deepseek-v4", "deepseek_v41", "deepseek-v41"),
        (rf"deepseek-v4(?:\.[0-9]+)?{T}",),
        (f"{V} deepseek_v4_engine_reasoning_parser.py@055e47c2: starts in reasoning unless "
-        "thinking is off; '<｜DSML｜tool_calls>' ends reasoning and stays in the content",
+        "thinking is off; '<\uff5cDSML\uff5ctool_calls>' ends reasoning and stays in the content",
         f"{S}: DeepSeekV4Detector, the DSV4 encoding appends '<think>' in thinking mode")),
     _p("qwen3-thinking", {"tags": THINK, "start_in_reasoning": True, "terminators": TOOL_CALL},
        "Qwen3 Thinking-2507, Qwen3-Next Thinking, QwQ-32B, Qwen3.5, Qwen3.6 and later",
@@ -130,7 +133,8 @@ PRESET_TABLE: tuple[Preset, ...] = (
     _p("magistral", {"delimiters": (("[THINK]", "[/THINK]"),), "terminators": ("[TOOL_CALLS]",)},
        "Magistral 2507+, Mistral Small 4, Mistral Medium 3.5, Ministral-3 Reasoning",
        ("mistral",),
-       (rf"magistral(?!-[a-z]+-2506){T}", rf"mistral-small-(?:4|2603){T}", rf"mistral-medium-3[.-]5{T}",
+       (rf"magistral(?!-[a-z]+-2506){T}", rf"mistral-small-(?:4|2603){T}",
+        rf"mistral-medium-3[.-]5{T}",
         rf"ministral-3-[0-9]+b-reasoning{T}"),
        ("Mistral docs, Reasoning: '[THINK]' / '[/THINK]' control tokens written by the model",
         f"{V} mistral_reasoning_parser.py@055e47c2: initial state content, '[TOOL_CALLS]' ends "
@@ -194,7 +198,8 @@ PRESET_TABLE: tuple[Preset, ...] = (
        (f"{V} hunyuan_a13b_reasoning_parser.py@055e47c2: '<think>\\n...\\n</think>\\n<answer>\\n"
         "...\\n</answer>' written by the model", f"{S}: HunyuanDetector tool_start_token "
         "'<tool_calls>'"),
-       ("Checkpoint-suffixed markers ('<think:SUFFIX>') are not read; pass tags=('think:SUFFIX',).",)),
+       ("Checkpoint-suffixed markers ('<think:SUFFIX>') are not read; pass "
+        "tags=('think:SUFFIX',).",)),
     _p("hy-v3", {"tags": THINK, "terminators": ("<tool_calls>",)},
        "Tencent Hy3 (thinking off by default)", ("hy_v3",), (rf"hy3{T}",),
        (f"{V} hy_v3_reasoning_parser.py@055e47c2: reasoning_effort defaults to 'no_think'",
@@ -263,7 +268,7 @@ PRESET_TABLE: tuple[Preset, ...] = (
        (f"{V} gptoss_reasoning_parser.py@055e47c2: analysis channel = reasoning, final = answer",
         f"{S}: GptOssDetector")),
     _p("mimo", {"tags": THINK, "terminators": TOOL_CALL}, "Xiaomi MiMo", ("mimo",),
-       (rf"mimo-(?:7b-rl|v[0-9])[a-z0-9.:_-]*",),
+       (r"mimo-(?:7b-rl|v[0-9])[a-z0-9.:_-]*",),
        (f"{S}: _MimoDetector, reasoning only with enable_thinking=True (off by default)",
         "MiMo-7B-RL model card: the model writes '<think>'")),
     _p("intern-s1", {"tags": THINK, "terminators": ("<|action_start|>",)}, "Intern-S1",

@@ -72,7 +72,6 @@ from ._spec import (
     DEFAULT_TERMINATORS_OPT,
     FENCE_MAX_INDENT,
     FENCE_MIN_RUN,
-    LIT_CLOSE,
     LIT_OPEN,
     LIT_TERM,
     MAX_ATTR_CHARS,
@@ -80,7 +79,6 @@ from ._spec import (
     NOT_INITIALISED,
     REENTERED,
     SEPARATOR,
-    TAG_CLOSE,
     TAG_OPEN,
     TAG_SPACE,
     AnswerOption,
@@ -233,7 +231,7 @@ class _Plan:
         pair_ids = tuple(i for pair in cfg.pairs for i in pair)
         self.implicit_cands = pair_ids + terms
         self.closer_cands = tuple(close for _, close in cfg.pairs) + terms
-        self.pair_cands = tuple((close,) + terms for _, close in cfg.pairs)
+        self.pair_cands = tuple((close, *terms) for _, close in cfg.pairs)
         self.code_aware = cfg.code_aware
         self.tent_cap = cfg.max_tentative
         self.answer = cfg.answer
@@ -1011,7 +1009,7 @@ class ThinkScanner:
                 self._end_block()
             self._block_closed = True
             return 0
-        if kind == ANS_OPEN or kind == ANS_CLOSE:  # F3: only tried in visible text
+        if kind in (ANS_OPEN, ANS_CLOSE):  # F3: only tried in visible text
             self._consumed(-1)
             if kind == ANS_OPEN:
                 self._ans_lead = True
@@ -1019,7 +1017,7 @@ class ThinkScanner:
                 self._ans_lead = False
                 self._ans_ws.clear()
             return length
-        opener = kind == LIT_OPEN or kind == TAG_OPEN
+        opener = kind in (LIT_OPEN, TAG_OPEN)
         if mode == _VIS:
             if not opener:
                 self._consumed(self._offset + j)  # T4 orphan closer

@@ -60,7 +60,7 @@ def test_every_peer_parser_name_is_a_preset(scanner_cls: Any, name: str) -> None
 
 def test_aliases_and_table() -> None:
     # F1: one row per family, each with sources; aliases point at rows; names match PresetName
-    assert PRESET_NAMES == tuple(row.name for row in PRESET_TABLE)
+    assert tuple(row.name for row in PRESET_TABLE) == PRESET_NAMES
     assert set(PresetName.__args__) == set(PRESETS)  # type: ignore[attr-defined]
     assert len(PRESET_NAMES) == len(set(PRESET_NAMES))
     for row in PRESET_TABLE:
@@ -138,8 +138,8 @@ F2_CASES = [
     ("gemma4", "<|channel>thought\np<|tool_call>call:f{}<tool_call|>", {"preset": "gemma4"},
      "<|tool_call>call:f{}<tool_call|>", "p", True),
     ("seed-oss", "p<seed:tool_call>x", {"preset": "seed_oss"}, "<seed:tool_call>x", "p", True),
-    ("deepseek-v4", "p<｜DSML｜tool_calls>x", {"preset": "deepseek_v4"}, "<｜DSML｜tool_calls>x",
-     "p", True),
+    ("deepseek-v4", "p<\uff5cDSML\uff5ctool_calls>x", {"preset": "deepseek_v4"},
+     "<\uff5cDSML\uff5ctool_calls>x", "p", True),
 ]
 
 

@@ -14,8 +14,18 @@ Rules (see docs/behaviour.md#cli for the whole command):
 * ``--reasoning`` prints the reasoning instead of the answer; for JSON Lines input it keeps only
   the ``reasoning`` field (plus ``file`` and the record key) in each output record.  With
   ``--json``, ``--reasoning-to-stderr`` or ``--html`` it is a usage error.
-* ``--model NAME`` uses ``preset_for_model(NAME)`` (P13) unless ``--preset`` is given; a model
-  no preset matches leaves the defaults.  Scanner options and ``--model`` reach provider
+* ``--model NAME`` uses ``preset_for_model(NAME)`` (F5) unless ``--preset`` is given; a model
+  no preset matches leaves the defaults, and says so on stderr (F8).  ``--preset`` takes a
+  preset's name or a vLLM / SGLang parser name (F1).
+* ``--prompt-file FILE`` reads the rendered prompt once; it decides the start mode (F4) and
+  cannot be combined with ``--[no-]start-in-reasoning``.  ``--terminator`` (F2) and ``--answer``
+  (F3) are scanner options like the others.
+* ``--unclosed`` (F7): ``answer`` applies to whole texts and responses; ``auto`` decides by a
+  response's finish reason, and keeps the reasoning of text, which has none; streams keep the
+  reasoning, so ``--unclosed`` with ``--stream`` is a usage error.
+* ``--explain`` (F8) prints one line on stderr: the preset and why (given, a parser name, the
+  model name, the defaults), the start mode and why; with ``--json`` each object carries
+  ``preset``, ``preset_source`` and ``start``.  Scanner options and ``--model`` reach provider
   responses and JSON Lines records through ``normalize`` (W4) and streams through
   ``StreamNormalizer``; where no call can take them they are an error (exit 2), never ignored.
 * ``--choice N`` selects the choice of responses and streams with ``n > 1`` (W4);
@@ -34,8 +44,14 @@ import argparse
 import inspect
 from typing import Any, Optional
 
-from .. import normalize, preset_for_model, split_think
-from ._common import InputError, UsageError
+from .. import (
+    PRESET_ALIASES,
+    normalize,
+    preset_for_model,
+    prompt_opens_reasoning,
+    split_think,
+)
+from ._common import PROG, InputError, UsageError
 from ._parser import build_parser
 
 __all__ = ["Settings", "build_parser"]
@@ -50,14 +66,28 @@ def _takes_think_options() -> bool:
 
 #: Whether ``normalize`` reads inline markup with scanner options (W4).
 NORMALIZE_TAKES_OPTIONS = _takes_think_options()
+#: Whether ``normalize`` takes ``unclosed`` (F7).
+NORMALIZE_TAKES_UNCLOSED = "unclosed" in inspect.signature(normalize).parameters
+
+
+def _read_prompt(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as exc:
+        raise InputError(f"--prompt-file {path}: {exc.strerror or exc}", 2) from None
 
 
 def _preset_starts_in_reasoning(preset: Optional[str]) -> bool:
     # Public behaviour only: a preset that opens the block makes an unterminated text reasoning.
+    # An unknown name is reported by ``Settings.check`` (a usage error).
     if preset is None:
         return False
     options: dict[str, Any] = {"preset": preset}
-    return split_think("x", **options).reasoning is not None
+    try:
+        return split_think("x", **options).reasoning is not None
+    except (TypeError, ValueError):
+        return False
 
 
 class Settings:
@@ -78,28 +108,109 @@ class Settings:
             think["code_aware"] = False
         if args.max_tentative is not None:
             think["max_tentative"] = None if args.max_tentative == "none" else args.max_tentative
+        if args.terminator:
+            think["terminators"] = tuple(args.terminator)
+        if args.answer:
+            think["answer"] = tuple(tuple(pair) for pair in args.answer)
+        if args.prompt_file is not None and args.start_in_reasoning is not None:
+            raise UsageError(
+                "--prompt-file and --[no-]start-in-reasoning both decide where the text starts: "
+                "give one"
+            )
+        #: Lines for stderr before the run (written once, by the main process).
+        self.notes: list[str] = []
+        self.prompt: Optional[str] = None
+        if args.prompt_file is not None:
+            self.prompt = think["prompt"] = _read_prompt(args.prompt_file)
         preset = args.preset
-        if preset is None and args.model is not None:
-            preset = preset_for_model(args.model)  # a model no preset matches: the defaults
+        self.preset_source = "default"
+        if preset is not None:
+            self.preset_source = "alias" if preset in PRESET_ALIASES else "explicit"
+        elif args.model is not None:
+            preset = preset_for_model(args.model)
+            if preset is None:  # a model no preset matches: the defaults, and a note (F8)
+                self.notes.append(
+                    f"{PROG}: note: --model {args.model!r} selects no preset (no inline "
+                    "reasoning format is known for that name); the default options apply"
+                )
+            else:
+                self.preset_source = "model"
         if preset is not None:
             think["preset"] = preset
+        self.preset: Optional[str] = PRESET_ALIASES.get(preset, preset) if preset else None
         self.think_options = think
         self.scanner_options_given = bool(think) or args.start_in_reasoning is not None
-        #: Streams: the start mode only when asked (or from the preset).
+        #: Streams: the start mode only when asked (or from the preset, or the prompt).
         self.stream_options = dict(think)
         if args.start_in_reasoning is not None:
             self.stream_options["start_in_reasoning"] = args.start_in_reasoning
-        #: Whole texts: "auto" unless asked otherwise or the preset decides.
+        #: Whole texts: "auto" unless asked otherwise, or the preset or the prompt decides.
         self.text_options = dict(self.stream_options)
-        if args.start_in_reasoning is None and not _preset_starts_in_reasoning(preset):
-            self.text_options["start_in_reasoning"] = "auto"
+        self.start_source = "explicit" if args.start_in_reasoning is not None else "prompt"
+        if self.prompt is None and args.start_in_reasoning is None:
+            if _preset_starts_in_reasoning(preset):
+                self.start_source = "preset"
+            else:
+                self.start_source = "auto"
+                self.text_options["start_in_reasoning"] = "auto"
+        if args.unclosed == "answer":
+            self.text_options["unclosed"] = "answer"
         #: Provider responses: the options given (W4); normalize's own default is "auto".
         self.normalize_options = dict(self.stream_options)
+        if args.unclosed is not None and args.unclosed != "reasoning" and (
+            NORMALIZE_TAKES_UNCLOSED
+        ):
+            self.normalize_options["unclosed"] = args.unclosed
         #: Streams and responses: the choice to read (W4); the library default is 0.
         self.choice_options: dict[str, Any] = {}
         if args.choice is not None:
             self.choice_options["choice"] = args.choice
         self.check()
+
+    def start_mode(self) -> Any:
+        """The start mode whole texts are read with: True, False or ``"auto"`` (F8)."""
+        if self.prompt is not None:
+            return prompt_opens_reasoning(self.prompt, **{
+                k: v for k, v in self.think_options.items()
+                if k in ("tags", "delimiters", "preset")
+            })
+        start = self.text_options.get("start_in_reasoning")
+        return True if start is None and self.start_source == "preset" else start
+
+    def evidence(self) -> dict[str, Any]:
+        """What ``--explain`` adds to each ``--json`` object (F8)."""
+        return {"preset": self.preset, "preset_source": self.preset_source,
+                "start": self.start_mode()}
+
+    def explanation(self) -> str:
+        """The ``--explain`` line (F8): the preset and the start mode, and why."""
+        a = self.args
+        if self.preset is None:
+            preset = "no preset: the default options (tags 'think')"
+            if set(self.think_options) - {"prompt"}:
+                preset = "no preset: the options given"
+        elif self.preset_source == "alias":
+            preset = f"preset {self.preset} (from the parser name {a.preset!r})"
+        elif self.preset_source == "model":
+            preset = f"preset {self.preset} (from the model name {a.model!r})"
+        else:
+            preset = f"preset {self.preset} (given)"
+        start = self.start_mode()
+        where = {True: "inside a reasoning block", False: "outside a block"}.get(
+            start, "detected per text (a leading 'reasoning</think>' is a block, T10)")
+        why = {
+            "explicit": "--start-in-reasoning" if start else "--no-start-in-reasoning",
+            "prompt": f"the prompt in {a.prompt_file} "
+                      + ("leaves a block open" if start else "leaves no block open"),
+            "preset": "the preset's template opens the block",
+            "auto": "the default for whole texts",
+        }[self.start_source]
+        line = f"{PROG}: {preset}; start: {where} ({why})"
+        if a.unclosed:
+            line += f"; unclosed: {a.unclosed}"
+        if not a.preset and a.model is None and not self.think_options:
+            line += "; provider responses: the preset of the model each names (F5)"
+        return line
 
     def options_for_responses(self, shown: str) -> dict[str, Any]:
         """The keyword arguments for ``normalize``; ``InputError`` (status 2) when scanner
@@ -172,6 +283,9 @@ class Settings:
             raise UsageError("--jobs does not apply to --stream or --html (one ordered sequence)")
         if a.key is not None and a.stream:
             raise UsageError("--key applies to JSON Lines records, not to --stream")
+        if a.unclosed not in (None, "reasoning") and a.stream:
+            raise UsageError("--unclosed does not apply to --stream: streams keep the reasoning "
+                             "(F7)")
         if a.stream:
             if a.json:
                 raise UsageError("--json is not available with --stream (it writes text)")
@@ -183,3 +297,5 @@ class Settings:
             split_think("", **self.text_options)
         except (TypeError, ValueError) as exc:
             raise UsageError(f"invalid scanner option: {exc}") from None
+        if a.explain:
+            self.notes.append(self.explanation())

@@ -114,6 +114,8 @@ class Context:
                 obj["format"] = result.format
                 obj["reasoning_tokens"] = result.reasoning_tokens
                 obj["redacted"] = result.redacted
+            if self.args.explain:
+                obj.update(self.settings.evidence())
             self.stdout.write(encode_json(obj) + "\n")
         else:
             if self.settings.multi or choice is not None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn, Union
 
-from .. import IMPLEMENTATION, PRESET_NAMES, __version__
+from .. import IMPLEMENTATION, __version__
 from ._common import PROG, UsageError
 
 FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse", "parquet")
@@ -235,16 +235,50 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument(
         "-p",
         "--preset",
-        choices=sorted(PRESET_NAMES),
         metavar="NAME",
-        help=f"options for a model family: {', '.join(sorted(PRESET_NAMES))}",
+        help="options for a model family: a preset (docs/presets.md) or a vLLM / SGLang "
+        "reasoning-parser name, e.g. -p qwen3-thinking, -p glm45",
     )
     g.add_argument(
         "-m",
         "--model",
         metavar="NAME",
-        help="the model that wrote the text: its preset is used (P13) unless --preset is "
+        help="the model that wrote the text: its preset is used (F5) unless --preset is "
         "given, e.g. --model deepseek-r1-distill-qwen-7b",
+    )
+    g.add_argument(
+        "--prompt-file",
+        metavar="FILE",
+        help="the rendered prompt (or its end): the text starts inside a reasoning block "
+        "exactly when the prompt leaves one open (F4); not with --[no-]start-in-reasoning",
+    )
+    g.add_argument(
+        "--terminator",
+        action="append",
+        metavar="MARKER",
+        help="a marker that ends a reasoning block and stays in the answer, e.g. "
+        "'<tool_call>'; repeatable (F2)",
+    )
+    g.add_argument(
+        "--answer",
+        nargs=2,
+        action="append",
+        metavar=("OPEN", "CLOSE"),
+        help="a wrapper removed around the answer, e.g. '<answer>' '</answer>'; "
+        "repeatable (F3)",
+    )
+    g.add_argument(
+        "--unclosed",
+        choices=("reasoning", "answer", "auto"),
+        help="what a block the template opened and the text never closed becomes: "
+        "reasoning (default), answer, or auto: the answer when a response says the model "
+        "stopped normally (F7); not with --stream",
+    )
+    g.add_argument(
+        "--explain",
+        action="store_true",
+        help="say on stderr which preset and start mode are used and why (F8); with --json, "
+        "each object also carries them",
     )
     g.add_argument(
         "--no-code-aware",

@@ -5,7 +5,7 @@ worker processes with ``--jobs N`` (:mod:`._jobs`).
 
 from __future__ import annotations
 
-from .._common import UsageError, isatty
+from .._common import UsageError, isatty, stderr_line
 from .._options import Settings
 from .._output import Context
 from ._file import one_file
@@ -15,6 +15,8 @@ from ._file import one_file
 
 def run(settings: Settings) -> int:
     """Run the main command; return its exit status."""
+    for note in settings.notes:
+        stderr_line(note)
     files = settings.files
     if not files:
         import sys

@@ -32,7 +32,7 @@ from typing import IO, Any, Callable, Optional
 from ... import ThinkScanner
 from .._common import InputError
 from .._inputs import utf8_error
-from .._output import Context, chars_tokens, with_newline
+from .._output import Context, chars_tokens, encode_json, with_newline
 
 _READ = 1 << 18
 _SEP = "\n\n"
@@ -94,12 +94,22 @@ class TextSource:
         return "".join(self.chunks())
 
 
+def scanner_options(options: dict[str, Any]) -> dict[str, Any]:
+    """``split_think`` options without the one-shot ``unclosed`` (F7), for a ``ThinkScanner``."""
+    return {k: v for k, v in options.items() if k != "unclosed"}
+
+
 class Survey:
     """Pass 1: validity, ``<REASONING>``, the first characters, and the first tag (T10)."""
 
     def __init__(self, source: TextSource, options: dict[str, Any], want_mark: bool) -> None:
         auto = options.get("start_in_reasoning") == "auto"
+        unclosed_answer = options.get("unclosed") == "answer" and not auto
+        options = scanner_options(options)
         scanner = ThinkScanner(**{**options, "start_in_reasoning": False}) if auto else None
+        # F7: with unclosed="answer", whether a block the template opened stays open to the end
+        # with no tag consumed (then pass 2 reads the text from visible text).
+        opened: Any = ThinkScanner(**options) if unclosed_answer else None
         self.has_mark = False
         self.lead = ""  # the text's start, up to its first non-whitespace characters
         tail = ""
@@ -114,9 +124,14 @@ class Survey:
                 if scanner.tag_consumed:
                     self.orphan_at = scanner.orphan_at
                     scanner = None
+            if opened is not None:
+                opened.feed(text)
+                if opened.tag_consumed or not opened.in_reasoning:
+                    opened = None
         if scanner is not None:
             scanner.close()
             self.orphan_at = scanner.orphan_at
+        self.read_as_answer = opened is not None
         self.auto = auto
         if not auto:
             self.orphan_at = None
@@ -127,8 +142,9 @@ class Split:
 
     def __init__(self, source: TextSource, options: dict[str, Any], survey: Survey) -> None:
         self.source = source
-        self.options = dict(options)
-        if survey.auto:
+        self.options = scanner_options(options)
+        if survey.auto or survey.read_as_answer:
+            self.options.pop("prompt", None)
             self.options["start_in_reasoning"] = False
         self.orphan_at = survey.orphan_at
         self.has_reasoning = False
@@ -223,7 +239,10 @@ def emit_streamed(ctx: Context, source: TextSource, shown: str, survey: Survey) 
         else:
             out.write("null")
         tokens = chars_tokens(split.reasoning_chars) if split.has_reasoning else 0
-        out.write(f', "tokens_est": {tokens}}}\n')
+        evidence = ""
+        if args.explain:  # F8
+            evidence = ", " + encode_json(ctx.settings.evidence())[1:-1]
+        out.write(f', "tokens_est": {tokens}{evidence}}}\n')
         out.flush()
         return
     if ctx.settings.multi:
