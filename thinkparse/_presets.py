@@ -98,7 +98,7 @@ PRESET_TABLE: tuple[Preset, ...] = (
        "Qwen3 Thinking-2507, Qwen3-Next Thinking, QwQ-32B, Qwen3.5, Qwen3.6 and later",
        ("qwen3-thinking", "qwen3_engine", "kolibri1", "berrylm"),
        (rf"qwq{T}", rf"qwen3[a-z0-9.:_-]*-thinking{T}",
-        r"qwen3\.[5-9](?:-[0-9.]+b(?:-a[0-9.]+b)?(?:[-:_][a-z0-9.:_-]*)?|:[a-z0-9.:_-]+)?"),
+        r"qwen3\.[5-9](?:-[0-9.]+b(?:-a[0-9.]+b)?)?(?:[-:_](?!plus|max|flash|turbo)[a-z0-9.:_-]*)?"),
        ("Qwen3-235B-A22B-Thinking-2507 model card: the template opens '<think>'",
         "Qwen3.5 chat template: enable_thinking on by default, the prompt ends with '<think>\\n'",
         f"{V} qwen3_engine_reasoning_parser.py@055e47c2: initial state reasoning; '<tool_call>' "
