@@ -58,7 +58,8 @@ def write_message(
         k: copy.deepcopy(v) for k, v in m.items() if k not in REASONING_KEYS and k != "content"
     }
     keys = list(m.keys())
-    content = content._replace(others=tuple(copy.deepcopy(p) for p in content.others))
+    others = tuple(copy.deepcopy(p) for p in content.others)
+    content = Content(content.form, content.text, others, content.text_at, content.blocks)
     if to == "think_tags" and reasoning is not None:
         text = "<think>\n" + reasoning + "\n</think>\n\n" + visible
         body = text if content.form != "list" else _content_out(content, text)
@@ -67,7 +68,7 @@ def write_message(
         if content.form == "none" and not visible and not parts:
             body = None
         else:
-            rest = _content_out(content._replace(form="list"), visible)
+            rest = _content_out(Content("list", "", others, content.text_at, None), visible)
             if not visible and parts:
                 rest = [p for p in rest if not (p.get("type") == "text" and not p["text"])]
             body = parts + rest
