@@ -75,7 +75,7 @@ BAD = [
 SHAPE = 'a record must be a JSON array of messages or an object with a "messages" array'
 BAD_ERR = [
     "t.jsonl:3: invalid JSON at column 1: Expecting value",
-    "t.jsonl:4: messages[0].content must be a string, an array or null, not int",
+    "t.jsonl:4: messages[0].content: expected a string, an array or null, got a number",
     f"t.jsonl:5: {SHAPE}",
     f"t.jsonl:6: {SHAPE}",
 ]

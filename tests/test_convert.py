@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from thinkparse import convert_trace
-from thinkparse.data._convert import read_message
+from thinkparse import ResponseShapeError, convert_trace
+from thinkparse.data._transcript import read_message
 
 USER = {"role": "user", "content": "What is 2+2?"}
 IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
@@ -272,45 +272,50 @@ def test_sdk_objects_are_read() -> None:
         (
             [[USER, USER, USER, {"role": "assistant", "content": 5}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[3].content must be a string, an array or null, not int",
+            ResponseShapeError,
+            "messages[3].content: expected a string, an array or null, got a number",
         ),
         (
             [[{"role": "assistant", "content": [{"type": "text", "text": 1}]}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[0].content[0].text must be a string, not int",
+            ResponseShapeError,
+            "messages[0].content[0].text: expected a string or null, got a number",
         ),
         (
             [[{"role": "assistant", "content": [7]}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[0].content[0] must be an object or a string, not int",
+            ResponseShapeError,
+            "messages[0].content[0]: expected an object or a string, got a number",
         ),
         (
             [[{"role": "assistant", "content": "a", "reasoning_content": ["x"]}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[0].reasoning_content must be a string or null, not list",
+            ResponseShapeError,
+            "messages[0].reasoning_content: expected a string or null, got an array",
         ),
         (
             [[{"role": "assistant", "content": "a", "reasoning_details": {"a": 1}}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[0].reasoning_details must be an array, not dict",
+            ResponseShapeError,
+            "messages[0].reasoning_details: expected an array or null, got an object",
         ),
         (
             [[{"role": "assistant", "content": [{"type": "thinking", "thinking": [3]}]}]],
             {"to": "reasoning"},
-            ValueError,
-            "messages[0].content[0].thinking[0] must be an object, not int",
+            ResponseShapeError,
+            "messages[0].content[0].thinking[0]: expected an object, got a number",
         ),
     ],
 )
 def test_bad_input(args: list[Any], kwargs: dict[str, Any], exc: type, message: str) -> None:
+    # C1, P8: a malformed field raises the ResponseShapeError reasoning_from_trace raises for it
+    # (a ValueError too), its path first
     with pytest.raises(exc) as info:
         convert_trace(*args, **kwargs)
     assert message in str(info.value)
+    if exc is ResponseShapeError:
+        assert str(info.value).startswith(f"{info.value.path}: ")
+        assert isinstance(info.value, ValueError)
 
 
 # --- C3: the round trip ------------------------------------------------------------------------

@@ -294,7 +294,7 @@ def test_import_thinkparse_loads_no_system() -> None:
     *lines, heavy = proc.stdout.splitlines()
     loaded = dict(line.split(" ", 1) for line in lines)
     assert FACE in loaded, proc.stderr
-    eager = {"thinkparse.data", "thinkparse.data._trace"}  # reasoning_from_trace, split_trace
+    eager = {"thinkparse.data", "thinkparse.data._transcript"}  # reasoning_from_trace, split_trace
     assert [m for m in loaded if part(m) in ("cli", *SYSTEMS) and m not in eager] == []
     assert heavy == "--"
     outside = [f"{m}: {f}" for m, f in loaded.items()

@@ -1,6 +1,8 @@
 """What a stream keeps and what it costs: memory of the inline route, linear whitespace runs.
 
-Costs are compared as ratios within one run (CPU time of this thread), never as absolute times.
+Costs are compared as ratios within one run (CPU time of this thread), never as absolute times;
+the timing test is marked ``slow`` (run once by ``.ci/run``, in a step of its own), and
+``tests/test_linear_costs.py`` counts the bytes the same events allocate instead.
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ WHITESPACE_RUNS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(WHITESPACE_RUNS))
 def test_whitespace_only_reasoning_events_cost_linear_time(name: str) -> None:
     # S3/P2: held whitespace is kept in a list, so a long run of whitespace-only pieces costs

@@ -4,6 +4,10 @@ Per-character time at 400 K characters against 40 K, for every shape of
 ``benchmarks/bench_html.py`` in both modes.  Quadratic work would show as about 10x; the limit is
 2x.  A shape over the limit is measured again (up to three times) so that a burst of load from
 other processes cannot fail the test; a real quadratic path fails every time.
+
+The timing test is marked ``slow``: deselected by default, run once by ``.ci/run`` in a step of
+its own.  ``tests/test_linear_costs.py`` counts parse()'s Python steps on the same shapes, which
+no machine load can disturb.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ def _bench() -> ModuleType:
 bench = _bench()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", sorted(bench.MODES))
 @pytest.mark.parametrize("shape", sorted(bench.SHAPES))
 def test_linear_growth(shape: str, mode: str) -> None:  # R7, R8

@@ -1,5 +1,9 @@
 """S6: the cost of a text grows linearly with its length, however it is chunked.
 
+The timing test is marked ``slow``: deselected by default, run once by ``.ci/run`` in a step of
+its own.  ``tests/test_linear_costs.py`` checks the same shapes by counting (bytes allocated per
+feed, Python steps), which no machine load can disturb.
+
 Times are CPU time of the test thread (waiting for a shared processor does not count),
 compared as ratios inside one run (never absolute): the per-character cost of a text
 ten times longer must stay within a small factor of the short one's.  A quadratic path (text held
@@ -54,6 +58,7 @@ def _cost(cls: Any, chunks: list[str], options: dict[str, Any]) -> float:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("chunk", [1, 7, 0], ids=["1-char", "7-char", "whole"])
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_whitespace_runs_cost_linear_time(scanner_cls: Any, shape: str, chunk: int) -> None:

@@ -22,6 +22,7 @@ def assistant(**fields: Any) -> dict[str, Any]:
     [
         (assistant(content="4", reasoning_content="  add them \n"), "add them"),
         (assistant(content="4", reasoning="add"), "add"),
+        (assistant(content="4", thinking="add"), "add"),  # Ollama (C1)
         (assistant(content="4", reasoning_content=" ", reasoning="r"), "r"),
         (assistant(content=[{"type": "thinking", "thinking": "t1", "signature": "s"},
                             {"type": "tool_use", "id": "x", "name": "f", "input": {}},
@@ -43,7 +44,8 @@ def assistant(**fields: Any) -> dict[str, Any]:
     ],
 )
 def test_reasoning_sources(message: dict[str, Any], expected: str | None) -> None:
-    # P10: reasoning_content, reasoning, thinking blocks or inline tags ("auto"), stripped
+    # P10, C1: reasoning_content, reasoning, thinking, reasoning_details, thinking blocks or
+    # inline tags ("auto"), stripped
     assert reasoning_from_trace([USER, message]) == expected
 
 
@@ -135,10 +137,13 @@ def test_split_trace_moves_inline_reasoning() -> None:
     assert out is not trace and all(a is not b for a, b in zip(out, trace))
 
 
-def test_split_trace_appends_to_existing_reasoning_content() -> None:
-    # P10: appended with "\n\n" to an existing non-empty reasoning_content
-    out = split_trace([assistant(content="<think>new</think>A", reasoning_content="old")])
-    assert out == [assistant(content="A", reasoning_content="old\n\nnew")]
+def test_split_trace_keeps_a_message_whose_field_wins() -> None:
+    # P10, P4, C1: a readable reasoning_content wins over inline tags, as in reasoning_from_trace
+    # and convert_trace; the content is kept as it is, tags included (it used to be split and
+    # its reasoning appended, which gave the three functions three different readings)
+    msg = assistant(content="<think>new</think>A", reasoning_content="old")
+    assert split_trace([msg]) == [msg]
+    assert reasoning_from_trace(split_trace([msg])) == reasoning_from_trace([msg]) == "old"
 
 
 def test_split_trace_replaces_blank_reasoning_content() -> None:

@@ -22,7 +22,7 @@ from ._errors import (
 from ._models import preset_for_model
 from ._presets import PRESET_ALIASES, PRESET_NAMES, PresetName
 from ._types import Delta, Extraction, Parsed, ReasoningBlock, Split, Usage
-from .data._trace import reasoning_from_trace, split_trace
+from .data._transcript import reasoning_from_trace, split_trace
 from .providers import StreamNormalizer, normalize, to_message
 from .scan._harmony import split_harmony
 from .scan._reasoning_block import parse

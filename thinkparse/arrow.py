@@ -38,7 +38,8 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 else:
     ArrayLike = Any
 
-#: The fields of ``normalize``: the flat record of the CLI's ``--json`` output, plus ``error``.
+__all__ = ["NORMALIZE_FIELDS", "normalize", "normalize_type", "split_think", "split_think_type"]
+
 NORMALIZE_FIELDS = (
     "visible",
     "reasoning",
@@ -49,6 +50,8 @@ NORMALIZE_FIELDS = (
     "redacted",
     "error",
 )
+"""The fields of :func:`normalize`'s struct: the flat record of the CLI's ``--json`` output,
+plus ``error``."""
 
 
 def _pa() -> Any:

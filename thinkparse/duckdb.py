@@ -13,6 +13,8 @@ from typing import Any
 
 from .scan._think import split_think as _split_one
 
+__all__ = ["register"]
+
 
 def register(con: Any, /, *, name: str = "split_think", **options: Any) -> Any:
     """Register ``name(text) -> STRUCT(visible VARCHAR, reasoning VARCHAR)`` on a connection.

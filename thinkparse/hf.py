@@ -14,6 +14,8 @@ from typing import Any
 
 from .data._columns import split_think_many
 
+__all__ = ["split_think_batch"]
+
 
 def split_think_batch(
     batch: Any,

@@ -17,6 +17,8 @@ from .scan._think import split_think as _split_one
 if TYPE_CHECKING:  # pragma: no cover - types only
     import polars as pl
 
+__all__ = ["split_think"]
+
 
 def _pl() -> Any:
     try:

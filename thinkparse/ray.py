@@ -17,6 +17,8 @@ from typing import Any
 
 from .scan._think import split_think as _split_one
 
+__all__ = ["SplitThink"]
+
 
 class SplitThink:
     """Add ``visible`` and ``reasoning`` columns to each Arrow batch (#c5).

@@ -15,7 +15,10 @@ from typing import Any
 
 from .scan._think import split_think as _split_one
 
+__all__ = ["RETURN_TYPE", "split_think"]
+
 RETURN_TYPE = "visible string, reasoning string"
+"""The Spark DDL type of :func:`split_think`'s struct column."""
 
 
 def split_think(col: Any, /, **options: Any) -> Any:

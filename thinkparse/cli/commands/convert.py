@@ -1,8 +1,9 @@
 """``thinkparse convert``: JSON Lines chat traces rewritten by ``convert_trace`` (#c6, #c2).
 
-Each line of each input is one trace: an object with a ``messages`` array (other keys are kept
-as they are) or a bare array of messages; the output line has the same shape.  Input is read
-line by line, so memory stays constant whatever the file size.
+Each line of each input is one chat transcript (a chat trace, not a row of the trace store;
+docs/behaviour.md, "Words used throughout"): an object with a ``messages`` array (other keys
+are kept as they are) or a bare array of messages; the output line has the same shape.  Input
+is read line by line, so memory stays constant whatever the file size.
 
 A record that cannot be converted (invalid UTF-8 or JSON, a wrong shape, a bad message) is
 reported on standard error as ``FILE:LINE: message`` (as the main command reports a bad JSON
