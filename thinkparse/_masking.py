@@ -76,7 +76,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ._mask_rules import NEEDLES, RULES, Presence
+from ._mask_assign import ASSIGN_FINDERS
+from ._mask_catalogue import TOKENS
+from ._mask_rules import BLOCK_FINDERS, TOKEN_FINDERS, Finder
 
 __all__ = ["DEFAULT_MASKER", "RULE_NAMES", "Masked", "mask_secrets"]
 
@@ -95,19 +97,35 @@ class Masked:
 
 _Span = tuple[int, int, int, str]  # start, end, rule order, rule name
 
-#: The rule names, in table order, each once.
-RULE_NAMES: tuple[str, ...] = tuple(dict.fromkeys(name for name, _ in RULES))
+#: The rule names, in table order, each once (the order breaks ties between equal matches).
+RULE_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys(
+        [
+            "pem_private_key",
+            "pgp_private_key",
+            "putty_private_key",
+            *(token.rule for token in TOKENS),
+            "aws_secret_access_key",
+            "bearer",
+            "url_password",
+            "password",
+            "secret",
+            "token",
+            "api_key",
+            "credential",
+        ]
+    )
+)
 _ORDER = {name: i for i, name in enumerate(RULE_NAMES)}
+_FINDERS: tuple[Finder, ...] = tuple(
+    finder for _, finder in (*BLOCK_FINDERS, *TOKEN_FINDERS, *ASSIGN_FINDERS)
+)
 
 
 def _spans(raw: bytes) -> list[_Span]:
     low = raw.lower()
     spans: list[_Span] = []
-    presence = Presence(raw, low)
-    for name, finder in RULES:
-        needles, lower = NEEDLES[finder]
-        if not presence.any(needles, lower):
-            continue
+    for finder in _FINDERS:
         for start, end, kind in finder(raw, low):
             # a byte class may stop inside a UTF-8 sequence: widen to whole characters
             while start > 0 and 0x80 <= raw[start] < 0xC0:
@@ -115,7 +133,7 @@ def _spans(raw: bytes) -> list[_Span]:
             while end < len(raw) and 0x80 <= raw[end] < 0xC0:
                 end += 1
             if end > start:
-                spans.append((start, end, _ORDER[name], kind))
+                spans.append((start, end, _ORDER[kind], kind))
     return spans
 
 
@@ -140,6 +158,35 @@ def _regions(spans: list[_Span]) -> list[tuple[int, int, str]]:
     return regions
 
 
+def _replace(raw: bytes, regions: list[tuple[int, int, str]]) -> tuple[bytes, list[_Label]]:
+    """``raw`` with each region replaced by its label, and where the labels are in the result."""
+    parts: list[bytes] = []
+    labels: list[_Label] = []
+    pos = size = 0
+    for start, end, name in regions:
+        label = b"[REDACTED:%s]" % name.encode("ascii")
+        size += start - pos
+        parts += (raw[pos:start], label)
+        labels.append((size, size + len(label), name))
+        size += len(label)
+        pos = end
+    parts.append(raw[pos:])
+    return b"".join(parts), labels
+
+
+def _glued(raw: bytes, regions: list[tuple[int, int, str]]) -> bool:
+    """Whether a region touches a key character: a token there was refused for touching the
+    secret before or after it, and is found once that secret is a label."""
+    return any(
+        raw[end : end + 1] in _KEY_BYTES or raw[start - 1 : start] in _KEY_BYTES
+        for start, end, _ in regions
+    )
+
+
+_Label = tuple[int, int, str]
+_KEY_BYTES = frozenset(bytes([c]) for c in b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
 def mask_secrets(text: str, /) -> Masked:
     """Replace every secret in ``text`` with ``[REDACTED:<rule>]`` (docs/behaviour.md#d2).
 
@@ -152,7 +199,7 @@ def mask_secrets(text: str, /) -> Masked:
     Raises:
         TypeError: ``text`` is not a ``str``.
 
-    >>> mask_secrets("key: ghp_" + "a1B2" * 9 + " ok")
+    >>> mask_secrets("key: gh" + "p_" + "a1B2c3D4e5F6g7H8i9J0" * 2 + "kLmN ok")
     Masked(text='key: [REDACTED:github] ok', count=1, kinds=('github',))
     """
     if not isinstance(text, str):
@@ -162,15 +209,31 @@ def mask_secrets(text: str, /) -> Masked:
     if not spans:
         return Masked(text, 0, ())
     regions = _regions(spans)
-    parts: list[bytes] = []
-    pos = 0
-    for start, end, name in regions:
-        parts.append(raw[pos:start])
-        parts.append(b"[REDACTED:%s]" % name.encode("ascii"))
-        pos = end
-    parts.append(raw[pos:])
-    masked = b"".join(parts).decode("utf-8", "surrogatepass")
-    return Masked(masked, len(regions), tuple(r[2] for r in regions))
+    out, labels = _replace(raw, regions)
+    if _glued(raw, regions):  # once more, for a secret glued to one just replaced
+        again = _regions(_spans(out))
+        if again:
+            out, new = _replace(out, again)
+            kept = _shift(labels, again)
+            labels = sorted(kept + new)
+    masked = out.decode("utf-8", "surrogatepass")
+    return Masked(masked, len(labels), tuple(label[2] for label in labels))
+
+
+def _shift(labels: list[_Label], regions: list[tuple[int, int, str]]) -> list[_Label]:
+    """The first pass's labels in the second pass's text (a label a region covers is gone)."""
+    out: list[_Label] = []
+    delta = 0
+    i = 0
+    for start, end, name in labels:
+        while i < len(regions) and regions[i][1] <= start:
+            r_start, r_end, r_name = regions[i]
+            delta += len(b"[REDACTED:%s]" % r_name.encode("ascii")) - (r_end - r_start)
+            i += 1
+        if i < len(regions) and regions[i][0] < end:
+            continue
+        out.append((start + delta, end + delta, name))
+    return out
 
 
 def DEFAULT_MASKER(text: str, /) -> str:
