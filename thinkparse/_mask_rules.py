@@ -38,6 +38,8 @@ def compile_rx(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
     return compiled
 
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+#: Bytes that may not precede a token: a hyphen may (``id-ghp_…``, ``user-sk-…``).
+_BEFORE = _WORD - {0x2D}
 _ALPHA = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _HEXB = frozenset(b"0123456789abcdefABCDEF")
 _DIGITS = frozenset(b"0123456789")
@@ -51,7 +53,7 @@ def free_before(raw: bytes, start: int) -> bool:
     ``%20``) does not count as part of the run: JSON and URL-encoded text put keys right after
     them.
     """
-    if start == 0 or raw[start - 1] not in _WORD:
+    if start == 0 or raw[start - 1] not in _BEFORE:
         return True
     if start >= 2 and raw[start - 2] == _BACKSLASH and raw[start - 1] in _ALPHA:
         return True
@@ -140,7 +142,7 @@ _HOOK_LOOKS = {"bot_id": rb"(?=[0-9]{5})", "base64_id": rb"(?=[A-Za-z0-9_-]{23})
 # one per first byte.
 _SEPARATORS = b"_-.~:$"
 _ESCAPED_START = (
-    rb"(?:(?![A-Za-z0-9_-])|(?=[A-Za-z]\\)|(?=[0-9A-Fa-f]{4}[uU]\\)"
+    rb"(?:(?![A-Za-z0-9_])|(?=[A-Za-z]\\)|(?=[0-9A-Fa-f]{4}[uU]\\)"
     rb"|(?=[0-9A-Fa-f]{2}(?:%|[xX]\\)))"
 )
 _ATOM = re.compile(rb"\[[^\]]*\](?:\{[0-9,]+\})?|\\.|.")
