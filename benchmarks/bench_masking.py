@@ -81,7 +81,7 @@ def _sentence(rng: random.Random) -> str:
         words.insert(rng.randrange(len(words)), f"https://docs.example.com/v{rng.randint(1, 3)}/guide#{rng.choice(_WORDS)}")
     elif roll < 0.22:
         words.insert(rng.randrange(len(words)), f"src/{rng.choice(_WORDS)}_{rng.choice(_WORDS)}.py:{rng.randint(1, 900)}")
-    words[0] = words[0].capitalize()
+    words[0] = words[0][:1].upper() + words[0][1:]
     return " ".join(words) + rng.choice(".....?:;")
 
 

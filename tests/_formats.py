@@ -187,7 +187,7 @@ FORMATS: list[tuple[str, Maker, Optional[str]]] = [
     ("password", lambda g: r(g, 14, ALNUM + "!#%^*+?"), "DB_PASSWORD"),
     ("password", lambda g: r(g, 12), "adminPassword"),
     ("secret", lambda g: r(g, 40, URLSAFE), "client_secret"),
-    ("secret", lambda g: r(g, 50, ALNUM + "!@#%^&*(-_=+)"), "SECRET_KEY"),
+    ("secret", lambda g: r(g, 2) + r(g, 48, ALNUM + "!@#%^&*(-_=+)"), "SECRET_KEY"),
     ("token", lambda g: r(g, 32), "accessToken"),
     ("api_key", lambda g: r(g, 40), "cohere_api_key"),
     ("api_key", lambda g: _uuid(g), "HEROKU_API_KEY"),

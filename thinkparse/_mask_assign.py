@@ -155,6 +155,8 @@ def _key_rule(raw: bytes, kw: int, suffix_end: int) -> Optional[tuple[str, bool,
     slash = raw.rfind(b"\\", start, kw)
     if slash >= 0:  # "\napi_key": the name starts after the escape sequence
         start = slash + (6 if raw[slash + 1 : slash + 2] in (b"u", b"U") else 2)
+    if raw[max(start - 10, 0) : start] == b"[REDACTED:":
+        return None  # a label's rule name (``[REDACTED:api_key]``) names no value after it
     words = [w.lower() for w in _WORDS.findall(raw[start:suffix_end])]
     if words == [b"key"] and start > 1 and raw[start - 1] == 0x20:  # "Using assemblyai Key=…"
         i = space = start - 1
@@ -216,22 +218,25 @@ def value_placeholder(value: bytes) -> bool:
 
 
 def _strong(value: bytes) -> bool:
-    """An unquoted value that looks generated rather than a word, number, path or reference."""
-    if len(value) < 8 or value_placeholder(value):
-        return False
-    if value.startswith((b"/", b"./", b"../", b"~/")):
+    """An unquoted value that looks generated: not a word, a number, a path or a reference."""
+    if len(value) < 8 or value_placeholder(value) or _PATH.fullmatch(value):
         return False
     if _CODE_REF.fullmatch(value):
         return False
-    upper, lower = any(65 <= c <= 90 for c in value), any(97 <= c <= 122 for c in value)
-    if (upper and lower) or ((upper or lower) and _SYMBOL.search(value)):
+    if value.isdigit():
+        return len(value) >= 16  # a long number is an id or a key, not a count
+    letters = sum(c in _ALPHA for c in value)
+    digits = sum(48 <= c <= 57 for c in value)
+    if any(65 <= c <= 90 for c in value[1:]) and any(97 <= c <= 122 for c in value):
+        return True  # mixed case past the first letter: not a capitalised word
+    if letters and _SYMBOL.search(value):
         return True
-    if not (upper or lower):
-        return len(value) >= 16 and value.isdigit()  # a long number: an id or a key, not a count
-    # one case and digits: the digits scattered, not one number glued to a word (``base64``)
-    return len(_DIGIT_RUNS.findall(value)) >= 2 or sum(48 <= c <= 57 for c in value) >= 4
+    # letters and digits: the digits scattered, not one number glued to a word (``base64``)
+    return bool(letters and digits) and (len(_DIGIT_RUNS.findall(value)) >= 2 or digits >= 4)
 
 
+#: A file path: segments of words (a capital only first), not base64 that starts with a slash.
+_PATH = re.compile(rb"(?:~|\.{1,2})?(?:/[A-Za-z]?[a-z0-9._-]*)+/?")
 _DIGIT_RUNS = re.compile(rb"[0-9]+")
 _ALPHA = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 
@@ -283,8 +288,15 @@ def _keyword_finder(keyword: bytes) -> Finder:
 
 #: A call or an index: a name of words (snake_case, camelCase, PascalCase; digits only at the
 #: end of a word), dotted, then a bracket.  A generated value mixes digits and capitals in.
-_NAME = rb"(?:[a-z_]+[0-9]*(?:_[a-z]+[0-9]*)*|[a-z]+(?:[A-Z][a-z]+)*[0-9]*|(?:[A-Z][a-z]+)+[0-9]*)"
+_NAME = rb"(?:[a-z_]+[0-9]*(?:_[a-z]+[0-9]*)*|[a-z]+(?:[A-Z][a-z]+)*[0-9]*|(?:[A-Z][a-z]{2,})+[0-9]*)"
 _CODE_CALL = re.compile(_NAME + rb"(?:\." + _NAME + rb")*[(\[]")
+
+
+def _is_call(value: bytes) -> bool:
+    """A call or an index that the value ends with (``get_token(user)``) or stops at (``getenv(``
+    before a quote); a generated value may hold a bracket too, but goes on after it."""
+    m = _CODE_CALL.match(value)
+    return m is not None and (m.end() == len(value) or value[-1:] in (b")", b"]"))
 
 
 def _unbalanced(value: bytes) -> bool:
@@ -315,8 +327,8 @@ def _judge(raw: bytes, low: bytes, m: re.Match[bytes], kind: str, start: int, en
             if amp is not None:
                 end = start + amp.start()
                 value = value[: amp.start()]
-        if value[:1] in (b"{", b"[") or _CODE_CALL.match(value):
-            return None  # {template}, [list], get_token(user), os.environ["X"]: not a value
+        if value[:1] in (b"{", b"[") or _is_call(value):
+            return None  # {template}, [list], get_token(user), getenv("X"): not a value
         while value[-1:] in (b")", b"]", b"}") and _unbalanced(value):
             end -= 1  # f(token=abc123) or {"k": v}: the closing bracket ends the value
             value = value[:-1]

@@ -188,6 +188,34 @@ def _trie(keys: dict[bytes, str]) -> bytes:
     return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
 
 
+#: Candidates tried in one run of key characters: more make the run a chain of prefixes
+#: (``sk-sk-sk-…``), not tokens, and trying each would cost the run's length every time.
+_CAP = 8
+_KEY_CHARS = bytes(sorted(_WORD))
+_NOT_KEY = re.compile(rb"[^A-Za-z0-9_-]")
+_NO_START = re.compile(rb"[^A-Za-z0-9_]")
+
+
+class _Cap:
+    """Counts the candidates in the current run of key characters (nothing else lies between a
+    candidate and the one before it)."""
+
+    __slots__ = ("count", "last")
+
+    def __init__(self) -> None:
+        self.last = -1
+        self.count = 0
+
+    def allow(self, raw: bytes, pos: int) -> bool:
+        last, self.last = self.last, pos
+        lo, hi = (pos, last) if pos < last else (last, pos)
+        if last >= 0 and not raw[lo:hi].translate(None, _KEY_CHARS):
+            self.count += 1
+            return self.count <= _CAP
+        self.count = 1
+        return True
+
+
 class _Reverse:
     """The rows found from one separator byte, scanning the reversed text."""
 
@@ -210,20 +238,35 @@ class _Reverse:
 
         def find(raw: bytes, rev: bytes) -> Iterator[Span]:
             n = len(raw)
-            for m in rx.finditer(rev):
+            cap = _Cap()
+            pos = 0
+            while True:
+                m = rx.search(rev, pos)
+                if m is None:
+                    return
                 assert m.lastgroup is not None
                 kind, what = names[m.lastgroup]
+                start = n - m.end()
+                pos = m.end()
+                if not cap.allow(raw, start):  # a chain of prefixes: skip the rest of the run
+                    edge = _NOT_KEY.search(rev, m.start())
+                    pos = n if edge is None else edge.start()
+                    continue
                 if kind == "keyed":
-                    start = n - m.end()
-                    for row in what:  # type: ignore[attr-defined]
-                        fm = row.rx.match(raw, start)
-                        if fm is not None:
-                            yield from _check(raw, row, fm)
-                            break
+                    yield from _first_row(raw, what, start)  # type: ignore[arg-type]
                 else:
-                    yield from _other(raw, what, n - m.start() - 1, n - m.end())  # type: ignore[arg-type]
+                    yield from _other(raw, what, n - m.start() - 1, start)  # type: ignore[arg-type]
 
         return find
+
+
+def _first_row(raw: bytes, rows: list[_Row], start: int) -> Iterator[Span]:
+    """The spans of the first of ``rows`` (in table order) that matches at ``start``."""
+    for row in rows:
+        fm = row.rx.match(raw, start)
+        if fm is not None:
+            yield from _check(raw, row, fm)
+            return
 
 
 def _other(raw: bytes, row: _Row, sep: int, start: int) -> Iterator[Span]:
@@ -244,20 +287,31 @@ def _other(raw: bytes, row: _Row, sep: int, start: int) -> Iterator[Span]:
 
 
 def _forward_finder(rows: list[_Row]) -> Finder:
-    """One scan for rows whose prefixes share their first byte."""
-    alternatives = [  # the group name last, so that the alternation starts with literals
-        re.escape(row.prefix) + row.token.body + rb"(?!" + row.token.tail + rb")(?P<f%d>)" % i
-        for i, row in enumerate(rows)
-    ]
-    rx = compile_rx(b"|".join(alternatives))
+    """One scan for the prefixes that share a first byte; their rows are tried in Python."""
+    by_prefix: dict[bytes, list[_Row]] = {}
+    for row in rows:
+        by_prefix.setdefault(row.prefix, []).append(row)
+    names = {f"f{i}": prefix for i, prefix in enumerate(by_prefix)}
+    rx = compile_rx(_trie({prefix: name for name, prefix in names.items()}))
 
     def find(raw: bytes, low: bytes) -> Iterator[Span]:
-        for m in rx.finditer(raw):
+        cap = _Cap()
+        pos = 0
+        while True:
+            m = rx.search(raw, pos)
+            if m is None:
+                return
             assert m.lastgroup is not None
-            row = rows[int(m.lastgroup[1:])]
-            fm = row.rx.match(raw, m.start())
-            if fm is not None and free_before(raw, m.start()):
-                yield from _check(raw, row, fm)
+            start, pos = m.start(), m.end()
+            if not free_before(raw, start):  # inside a word: on to its next hyphen or its end
+                edge = _NO_START.search(raw, start)
+                pos = len(raw) if edge is None else edge.start()
+                continue
+            if not cap.allow(raw, start):  # a chain of prefixes: skip the rest of the run
+                edge = _NOT_KEY.search(raw, start)
+                pos = len(raw) if edge is None else edge.start()
+                continue
+            yield from _first_row(raw, by_prefix[names[m.lastgroup]], start)
 
     return find
 

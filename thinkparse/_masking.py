@@ -174,13 +174,18 @@ def _replace(raw: bytes, regions: list[tuple[int, int, str]]) -> tuple[bytes, li
     return b"".join(parts), labels
 
 
-def _glued(raw: bytes, regions: list[tuple[int, int, str]]) -> bool:
-    """Whether a region touches a key character: a token there was refused for touching the
+def _glued(out: bytes, labels: list[_Label]) -> bool:
+    """Whether a label touches a key character: a token there was refused for touching the
     secret before or after it, and is found once that secret is a label."""
     return any(
-        raw[end : end + 1] in _KEY_BYTES or raw[start - 1 : start] in _KEY_BYTES
-        for start, end, _ in regions
+        out[end : end + 1] in _KEY_BYTES or out[start - 1 : start] in _KEY_BYTES
+        for start, end, _ in labels
     )
+
+
+#: At most this many passes over a text: a chain of secrets glued to each other (``-`` may join
+#: two tokens) is unmasked one link per pass, so a longer chain keeps its last links.
+_PASSES = 8
 
 
 _Label = tuple[int, int, str]
@@ -210,12 +215,14 @@ def mask_secrets(text: str, /) -> Masked:
         return Masked(text, 0, ())
     regions = _regions(spans)
     out, labels = _replace(raw, regions)
-    if _glued(raw, regions):  # once more, for a secret glued to one just replaced
+    passes = 1
+    while passes < _PASSES and _glued(out, labels):  # a secret glued to one just replaced
         again = _regions(_spans(out))
-        if again:
-            out, new = _replace(out, again)
-            kept = _shift(labels, again)
-            labels = sorted(kept + new)
+        if not again:
+            break
+        labels = sorted(_shift(labels, again) + _replace(out, again)[1])
+        out = _replace(out, again)[0]
+        passes += 1
     masked = out.decode("utf-8", "surrogatepass")
     return Masked(masked, len(labels), tuple(label[2] for label in labels))
 
