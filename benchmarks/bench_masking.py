@@ -32,7 +32,15 @@ from thinkparse import mask_secrets
 
 __all__ = ["ADVERSARIAL", "adversarial", "bench_linear", "bench_throughput", "realistic_reasoning"]
 
-_WORDS = ["the", "a", "of", "to", "and", "in", "is", "that", "for", "it", "with", "as", "on", "this", "be", "by", "we", "can", "are", "from", "or", "an", "which", "value", "function", "result", "string", "parser", "token", "tokens", "stream", "model", "answer", "reasoning", "input", "output", "request", "response", "user", "key", "keys", "secret", "password", "config", "environment", "variable", "file", "header", "headers", "client", "server", "session", "run", "call", "tool", "check", "first", "next", "each", "other", "because", "when", "then", "only", "also", "more", "should", "would", "could", "must", "may", "need", "use", "using", "read", "write", "error", "retry", "timeout", "cache", "index", "table", "column", "query", "store", "record", "field", "schema", "credential", "access", "rotate", "vault", "deploy", "build", "test", "failing", "passes", "returns", "expected", "actual", "missing"]
+_WORDS = (  # noqa: SIM905
+    "the a of to and in is that for it with as on this be by we can are from or an which "
+    "value function result string parser token tokens stream model answer reasoning input "
+    "output request response user key keys secret password config environment variable file "
+    "header headers client server session run call tool check first next each other because "
+    "when then only also more should would could must may need use using read write error "
+    "retry timeout cache index table column query store record field schema credential "
+    "access rotate vault deploy build test failing passes returns expected actual missing"
+).split()
 
 _CODE = (
     "api_key_name = 'OPENAI_API_KEY'  # the variable name, not the value",
@@ -76,11 +84,14 @@ def _sentence(rng: random.Random) -> str:
     elif roll < 0.16:
         words.insert(rng.randrange(len(words)), hashlib.sha1(rng.randbytes(8)).hexdigest())
     elif roll < 0.18:
-        words.insert(rng.randrange(len(words)), "sha256:" + hashlib.sha256(rng.randbytes(8)).hexdigest())
+        digest = hashlib.sha256(rng.randbytes(8)).hexdigest()
+        words.insert(rng.randrange(len(words)), f"sha256:{digest}")
     elif roll < 0.20:
-        words.insert(rng.randrange(len(words)), f"https://docs.example.com/v{rng.randint(1, 3)}/guide#{rng.choice(_WORDS)}")
+        url = f"https://docs.example.com/v{rng.randint(1, 3)}/guide#{rng.choice(_WORDS)}"
+        words.insert(rng.randrange(len(words)), url)
     elif roll < 0.22:
-        words.insert(rng.randrange(len(words)), f"src/{rng.choice(_WORDS)}_{rng.choice(_WORDS)}.py:{rng.randint(1, 900)}")
+        path = f"src/{rng.choice(_WORDS)}_{rng.choice(_WORDS)}.py:{rng.randint(1, 900)}"
+        words.insert(rng.randrange(len(words)), path)
     words[0] = words[0][:1].upper() + words[0][1:]
     return " ".join(words) + rng.choice(".....?:;")
 

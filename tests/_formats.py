@@ -78,9 +78,11 @@ def _uuid(rng: random.Random) -> str:
 
 
 _SK = "s" + "k-"
+_BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
 _T = "T3Blbk" + "FJ"
 
 #: (rule, maker, key) -- key: the name a value is assigned to (None: the token stands alone).
+# fmt: off
 FORMATS: list[tuple[str, Maker, Optional[str]]] = [
     ("anthropic", lambda g: _SK + "ant-api03-" + r(g, 93, URLSAFE) + "AA", None),
     ("anthropic", lambda g: _SK + "ant-admin01-" + r(g, 93, URLSAFE) + "AA", None),
@@ -141,21 +143,21 @@ FORMATS: list[tuple[str, Maker, Optional[str]]] = [
     ("square", lambda g: "EA" + "AA" + r(g, 60, URLSAFE), None),
     ("shopify", lambda g: "sh" + "pat_" + r(g, 32, HEX), None),
     ("braintree", lambda g: "access_token" + "$production$" + r(g, 16, LOWER + DIGITS) + "$"
-     + r(g, 32, HEX), None),  # fmt: skip
+     + r(g, 32, HEX), None),
     ("razorpay", lambda g: "rzp" + "_live_" + r(g, 14), None),
     ("slack", lambda g: "xo" + "xb-" + r(g, 12, DIGITS) + "-" + r(g, 13, DIGITS) + "-" + r(g, 24),
-     None),  # fmt: skip
+     None),
     ("slack", lambda g: "xo" + "xp-" + "-".join(r(g, 12, DIGITS) for _ in range(3)) + "-"
-     + r(g, 32, HEX), None),  # fmt: skip
+     + r(g, 32, HEX), None),
     ("slack", lambda g: "xa" + "pp-1-" + r(g, 11, UPPER + DIGITS) + "-" + r(g, 13, DIGITS) + "-"
-     + r(g, 64, HEX), None),  # fmt: skip
+     + r(g, 64, HEX), None),
     ("slack", lambda g: "https://hooks.slack.com/services/T" + r(g, 8, UPPER + DIGITS) + "/B"
-     + r(g, 8, UPPER + DIGITS) + "/" + r(g, 24), None),  # fmt: skip
+     + r(g, 8, UPPER + DIGITS) + "/" + r(g, 24), None),
     ("discord", _discord_bot, None),
     ("discord", lambda g: "https://discord.com/api/webhooks/" + r(g, 18, DIGITS) + "/"
-     + r(g, 68, URLSAFE), None),  # fmt: skip
+     + r(g, 68, URLSAFE), None),
     ("teams", lambda g: "acme.webhook.office.com/webhook" + "b2/" + _uuid(g) + "@"
-     + _uuid(g) + "/IncomingWebhook/" + r(g, 32, HEX) + "/" + _uuid(g), None),  # fmt: skip
+     + _uuid(g) + "/IncomingWebhook/" + r(g, 32, HEX) + "/" + _uuid(g), None),
     ("twilio", lambda g: "S" + "K" + r(g, 32, HEX), None),
     ("sendgrid", lambda g: "S" + "G." + r(g, 22, URLSAFE) + "." + r(g, 43, URLSAFE), None),
     ("mailgun", lambda g: "ke" + "y-" + r(g, 32, LOWER + DIGITS), None),
@@ -173,7 +175,7 @@ FORMATS: list[tuple[str, Maker, Optional[str]]] = [
     ("dropbox", lambda g: "sl" + "." + r(g, 138, URLSAFE), None),
     ("mapbox", lambda g: "sk" + ".eyJ" + r(g, 60, URLSAFE) + "." + r(g, 22, URLSAFE), None),
     ("typeform", lambda g: "tf" + "p_" + r(g, 59), None),
-    ("age", lambda g: "AGE-SECRET" + "-KEY-1" + r(g, 58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"), None),
+    ("age", lambda g: "AGE-SECRET" + "-KEY-1" + r(g, 58, _BECH32), None),
     ("openshift", lambda g: "sha256" + "~" + r(g, 43, URLSAFE), None),
     ("azure", lambda g: r(g, 3) + r(g, 1, DIGITS) + "Q~" + r(g, 34, ALNUM + "_~.-"), None),
     ("telegram", lambda g: r(g, 10, DIGITS) + ":AA" + r(g, 33, URLSAFE), None),
@@ -194,6 +196,7 @@ FORMATS: list[tuple[str, Maker, Optional[str]]] = [
     ("credential", lambda g: base64.b64encode(r(g, 24).encode()).decode(), "auth"),
     ("aws_secret_access_key", lambda g: r(g, 40, B64), "aws_secret_access_key"),
 ]
+# fmt: on
 
 _PROSE = "While checking the deployment I saw {} in the output, so it must be rotated."
 _KEYED_PROSE = "While checking the deployment I saw {}: {} in the config, so it must be rotated."

@@ -97,7 +97,9 @@ def test_no_assigned_secret_survives(
 
 
 _pieces = st.one_of(
-    st.builds(lambda row, seed: row[1](random.Random(seed)), st.sampled_from(_TOKEN_ROWS), st.integers()),
+    st.builds(
+        lambda row, seed: row[1](random.Random(seed)), st.sampled_from(_TOKEN_ROWS), st.integers()
+    ),
     st.sampled_from(look_alikes(random.Random(7))),
     st.sampled_from(_SEPARATORS),
     _NOISE,

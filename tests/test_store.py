@@ -247,6 +247,10 @@ def test_masker_none_custom_and_masked_result() -> None:  # D2
         assert store.count() == 0
 
 
+def _files(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name))
+
+
 _TOKEN = "gh" + "p_" + "Zq4Lm8Xw2Rt6Yp1Ks9Vb3Nd7Hf5Jc0Ga2Ue8"
 _OPENAI = "sk-" + "proj-" + "Wq3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4"
 
@@ -274,7 +278,7 @@ def test_issue_7_keys_of_a_row_are_masked(tmp_path: Path) -> None:  # D2
         assert [x.id for x in store.query(session_key=f"user-{_TOKEN}")] == [i]
         assert store.count(run_id=f"run {_OPENAI}", model=f"ft:{_OPENAI}") == 1
         assert store.count(session_key="user-[REDACTED:github]") == 1
-    raw = db.read_bytes() + (db.with_name("t.db-wal").read_bytes() if db.with_name("t.db-wal").exists() else b"")
+    raw = _files(db)
     assert _TOKEN.encode() not in raw and _OPENAI.encode() not in raw
 
 
@@ -285,7 +289,8 @@ def test_issue_7_masked_keys_stay_distinct_when_they_differ() -> None:  # D2
         assert store.count(session_key="a") == 1 and store.count(session_key="b") == 1
         meta = {f"x {_TOKEN}": 1, f"x {_TOKEN[:-1]}Q": 2}  # two keys masked alike
         t = store.get(store.record(ext(), **KEYS, metadata=meta))
-        assert t is not None and t.metadata == {"x [REDACTED:github]": 1, "x [REDACTED:github]#2": 2}
+        assert t is not None
+        assert t.metadata == {"x [REDACTED:github]": 1, "x [REDACTED:github]#2": 2}
 
 
 def test_issue_7_import_masks_the_keys() -> None:  # D2
@@ -395,11 +400,9 @@ def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         assert store.count() == 0
 
 
-def _files(db: Path) -> bytes:
-    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name))
-
-
-def test_issue_8_pruned_rows_leave_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_issue_8_pruned_rows_leave_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # D3: on a SQLite build whose secure_delete is off, deleted reasoning stayed in the file
     real_connect = sqlite3.connect
 

@@ -1,9 +1,14 @@
-"""Finders for prefixed tokens, private-key blocks and URL passwords (docs/behaviour.md#d2).
+"""The finders of prefixed tokens, the rows of ``_mask_catalogue.py`` (docs/behaviour.md#d2).
 
 A finder takes the UTF-8 bytes of a text and their ASCII-lowercased copy (same length) and yields
-``(start, end, rule)`` spans.  The rule table and the linear-time design are described in
-``_masking.py``; the token formats are the rows of ``_mask_catalogue.py``; assignments, headers
-and ``curl -u`` are in ``_mask_assign.py``.
+``(start, end, rule)`` spans.  The rule table and the linear-time design: ``_masking.py``.  The
+other finders: private-key blocks and URL passwords (``_mask_blocks.py``), assignments
+(``_mask_assign.py``), commands (``_mask_commands.py``).
+
+A token starts where no key character (letter, digit, ``_``) precedes it, or right after an
+escape sequence that ends in one (``\\n``, ``\\u00e9``, ``%20``), or after a hyphen.  Its
+random part must not be a placeholder: no run of five ``x``/``*``/``#``/``.``, no template, six
+distinct characters or more, and (unless the row is ``plain``) a digit or both cases.
 """
 
 from __future__ import annotations
@@ -14,7 +19,6 @@ from typing import Callable, Iterable, Iterator, Optional
 from ._mask_catalogue import TOKENS, Token
 
 __all__ = [
-    "BLOCK_FINDERS",
     "PATTERNS",
     "TOKEN_FINDERS",
     "Finder",
@@ -37,6 +41,7 @@ def compile_rx(pattern: bytes, flags: int = 0) -> re.Pattern[bytes]:
     PATTERNS.append(compiled)
     return compiled
 
+
 _WORD = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 #: Bytes that may not precede a token: a hyphen may (``id-ghp_…``, ``user-sk-…``).
 _BEFORE = _WORD - {0x2D}
@@ -58,11 +63,9 @@ def free_before(raw: bytes, start: int) -> bool:
     if start >= 2 and raw[start - 2] == _BACKSLASH and raw[start - 1] in _ALPHA:
         return True
     if start >= 6 and raw[start - 6] == _BACKSLASH and raw[start - 5] in b"uU":
-        if all(c in _HEXB for c in raw[start - 4 : start]):
-            return True
+        return all(c in _HEXB for c in raw[start - 4 : start])  # \u00e9
     if start >= 4 and raw[start - 4] == _BACKSLASH and raw[start - 3] in b"xX":
-        if all(c in _HEXB for c in raw[start - 2 : start]):
-            return True
+        return all(c in _HEXB for c in raw[start - 2 : start])  # \x41
     if start >= 3 and raw[start - 3] == 0x25:  # %XX
         return all(c in _HEXB for c in raw[start - 2 : start])
     return False
@@ -159,9 +162,8 @@ class _Row:
     def __init__(self, token: Token, prefix: bytes) -> None:
         self.token = token
         self.prefix = prefix
-        self.rx = compile_rx(
-            token.before + re.escape(prefix) + rb"(?P<b>" + token.body + rb")(?!" + token.tail + rb")"
-        )
+        body = rb"(?P<b>" + token.body + rb")(?!" + token.tail + rb")"
+        self.rx = compile_rx(token.before + re.escape(prefix) + body)
 
 
 def _check(raw: bytes, row: _Row, m: re.Match[bytes], start: int = -1) -> Iterator[Span]:
@@ -337,7 +339,8 @@ def _build_token_finders() -> list[tuple[str, Finder]]:
                 reverse.setdefault(prefix[t], _Reverse()).other.append((pattern, row))
                 continue
             t = seps[0]
-            reverse.setdefault(prefix[t], _Reverse()).keyed.setdefault(prefix[: t + 1], []).append(row)
+            keyed = reverse.setdefault(prefix[t], _Reverse()).keyed
+            keyed.setdefault(prefix[: t + 1], []).append(row)
     scans = [rev.finder() for rev in reverse.values()]
 
     def find_separated(raw: bytes, low: bytes) -> Iterator[Span]:
@@ -351,87 +354,3 @@ def _build_token_finders() -> list[tuple[str, Finder]]:
 
 
 TOKEN_FINDERS: list[tuple[str, Finder]] = _build_token_finders()
-
-
-# --- private-key blocks ------------------------------------------------------------------------
-_BLOCK_BEGIN = compile_rx(
-    rb"-----BEGIN[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----"
-    rb"|---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"
-)
-_BLOCK_END = compile_rx(
-    rb"-----END[ A-Z0-9_-]{0,60}PRIVATE KEY(?: BLOCK)?-----|---- END SSH2 ENCRYPTED PRIVATE KEY ----"
-)
-
-
-def _find_blocks(raw: bytes, low: bytes) -> Iterator[Span]:
-    """PEM, OpenSSH, SSH2 and PGP private-key blocks; unterminated ones to the end of the text."""
-    pos = 0
-    while True:
-        begin = _BLOCK_BEGIN.search(raw, pos)
-        if begin is None:
-            return
-        rule = "pgp_private_key" if b"PGP" in begin.group() else "pem_private_key"
-        end = _BLOCK_END.search(raw, begin.end())
-        if end is None:  # unterminated: mask to the end of the text (fail closed)
-            yield begin.start(), len(raw), rule
-            return
-        yield begin.start(), end.end(), rule
-        pos = end.end()
-
-
-_PPK_BEGIN = compile_rx(rb"Private-Lines:[ \t]{0,4}[0-9]{1,4}")
-_PPK_END = compile_rx(rb"Private-MAC:[ \t]{0,4}[0-9a-fA-F]{40,128}")
-
-
-def _find_putty(raw: bytes, low: bytes) -> Iterator[Span]:
-    """The private lines of a PuTTY key file (``Private-Lines: N`` … ``Private-MAC: …``)."""
-    pos = 0
-    while True:
-        begin = _PPK_BEGIN.search(raw, pos)
-        if begin is None:
-            return
-        end = _PPK_END.search(raw, begin.end())
-        stop = len(raw) if end is None else end.end()
-        yield begin.start(), stop, "putty_private_key"
-        if end is None:
-            return
-        pos = stop
-
-
-# --- URL passwords -----------------------------------------------------------------------------
-# ``scheme://user:password@host``: the password may hold ``@`` and ``/`` (written unencoded); it
-# ends at the last ``@`` that a host name and then the end of the authority follow, before any
-# ``?`` or ``#`` (a query's ``@`` is not the password's).
-_URL = compile_rx(
-    rb"://(?P<user>[^\s/:@\"'<>\[\]\\]{0,128}):"
-    rb"(?P<pw>(?:(?!://)[^\s\"'<>\\`?#]){1,256})"
-    rb"@(?:[A-Za-z0-9._~-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?"
-    rb"(?=[/?#,;)\]\s\"'<>\\`]|$)"
-)
-_URL_VARIABLE = re.compile(rb"\$(?:[A-Z_][A-Z0-9_]*|[a-z_][a-z0-9_]*|\{.*\}|\(.*\))")
-_URL_FILLER = re.compile(rb"\*{3}|\.{3}|[xX]{3}")
-_URL_WORD = re.compile(rb"[A-Z][A-Z_]*")  # USER:PASSWORD@HOST: the words of documentation
-
-
-def _url_placeholder(pw: bytes) -> bool:
-    """``$VAR``, ``<…>``, ``{{…}}``, fillers and capitals-only words are placeholders."""
-    if pw.startswith(b"$"):  # $VAR is a placeholder, $YYbMDot25P a password
-        return bool(_URL_VARIABLE.fullmatch(pw))
-    if pw[:1] in b"<{[":
-        return True
-    return bool(_URL_FILLER.search(pw)) or bool(_URL_WORD.fullmatch(pw))
-
-
-def _find_url_passwords(raw: bytes, low: bytes) -> Iterator[Span]:
-    for m in _URL.finditer(raw):
-        pw = m.group("pw")
-        if pw.startswith(b"[REDACTED:") or _url_placeholder(pw):
-            continue
-        yield m.start("pw"), m.end("pw"), "url_password"
-
-
-BLOCK_FINDERS: list[tuple[str, Finder]] = [
-    ("pem_private_key", _find_blocks),
-    ("putty_private_key", _find_putty),
-    ("url_password", _find_url_passwords),
-]

@@ -277,12 +277,13 @@ class TraceStore:
         until: Optional[Any] = None,
     ) -> tuple[list[str], list[Any]]:
         """The filters' clauses, the key filters checked and then masked like the stored keys."""
-        keys = [session_key, run_id, model, provider]
-        names = ("session_key", "run_id", "model", "provider")
-        for i, (name, value) in enumerate(zip(names, keys)):
-            if value is not None:
-                keys[i] = self._mask_key(check_str(value, name, empty=True))
-        return where(*keys, since, until)
+        def key(value: Optional[str], name: str) -> Optional[str]:
+            return None if value is None else self._mask_key(check_str(value, name, empty=True))
+
+        return where(
+            key(session_key, "session_key"), key(run_id, "run_id"), key(model, "model"),
+            key(provider, "provider"), since, until,
+        )  # fmt: skip
 
     def _pages(self, found: list[str], params: list[Any], limit: Optional[int]) -> Iterator[Trace]:
         left = limit
