@@ -16,11 +16,17 @@ Decisions where the rules are silent:
 * ``masker`` may return ``str`` or :class:`~thinkparse.Masked` (its ``.text`` is used).
 * ``record`` takes an ``Extraction`` only; ``reasoning_tokens`` is the #b1 count; ``total_tokens``
   the argument, else ``usage.total_tokens``, else 0; a duplicate ``id`` raises ``ValueError`` and
-  writes nothing; metadata keys are kept, its string values masked at any depth.
+  writes nothing; metadata keys and string values are masked at any depth.
+* ``id``, ``session_key``, ``run_id``, ``model`` and ``provider`` are masked too (only the
+  secrets inside them are replaced, so equal values stay equal); ``get`` and the filters of
+  ``query``, ``count``, ``explain_query`` and the exports are masked the same way, so a row is
+  found by the value it was recorded with (#d2).
 * ``since`` is inclusive, ``until`` exclusive; both are ms ints or aware datetimes.  ``query``
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
-  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.
+  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.  The
+  connection sets ``secure_delete`` (deleted content is overwritten with zeros) and a prune that
+  deleted rows checkpoints the WAL with ``TRUNCATE``, so pruned reasoning leaves the files (#d3).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
 """
