@@ -177,23 +177,33 @@ def _check(raw: bytes, row: _Row, m: re.Match[bytes], start: int = -1) -> Iterat
         yield from _hook_aws_pair(raw, m.start(), m.end())
 
 
-def _trie(keys: dict[bytes, str]) -> bytes:
-    """A regex for any of ``keys``, each ending in an empty named group (``lastgroup`` tells
-    which matched); longer keys are tried first."""
-    children: dict[int, dict[bytes, str]] = {}
-    for key, name in keys.items():
+def _trie(keys: dict[bytes, tuple[str, bytes]]) -> bytes:
+    """A regex for any of ``keys``, each ending in its guard and an empty named group
+    (``lastgroup`` tells which matched); longer keys are tried first."""
+    children: dict[int, dict[bytes, tuple[str, bytes]]] = {}
+    for key, leaf in keys.items():
         if key:
-            children.setdefault(key[0], {})[key[1:]] = name
+            children.setdefault(key[0], {})[key[1:]] = leaf
     branches = [re.escape(bytes([c])) + _trie(sub) for c, sub in sorted(children.items())]
     if b"" in keys:
-        branches.append(b"(?P<" + keys[b""].encode() + b">)")
+        name, guard = keys[b""]
+        branches.append(guard + b"(?P<" + name.encode() + b">)")
     return branches[0] if len(branches) == 1 else b"(?:" + b"|".join(branches) + b")"
+
+
+def _guard(key: bytes, rows: list[_Row]) -> bytes:
+    """Lookbehinds (in the reversed text) for the rest of the rows' prefixes after ``key``, so
+    that ``api_key`` is no candidate of ``api_org_``; none when a row's prefix is ``key``."""
+    rests = {row.prefix[len(key) :] for row in rows}
+    if b"" in rests:
+        return b""
+    looks = [rb"(?<=" + re.escape((key + rest)[::-1]) + rb")" for rest in sorted(rests)]
+    return looks[0] if len(looks) == 1 else b"(?:" + b"|".join(looks) + b")"
 
 
 #: Candidates tried in one run of key characters: more make the run a chain of prefixes
 #: (``sk-sk-sk-…``), not tokens, and trying each would cost the run's length every time.
 _CAP = 8
-_KEY_CHARS = bytes(sorted(_WORD))
 _NOT_KEY = re.compile(rb"[^A-Za-z0-9_-]")
 _NO_START = re.compile(rb"[^A-Za-z0-9_]")
 
@@ -211,7 +221,7 @@ class _Cap:
     def allow(self, raw: bytes, pos: int) -> bool:
         last, self.last = self.last, pos
         lo, hi = (pos, last) if pos < last else (last, pos)
-        if last >= 0 and not raw[lo:hi].translate(None, _KEY_CHARS):
+        if last >= 0 and _NOT_KEY.search(raw, lo, hi) is None:
             self.count += 1
             return self.count <= _CAP
         self.count = 1
@@ -230,7 +240,7 @@ class _Reverse:
         names: dict[str, tuple[str, object]] = {}
         keys = {}
         for i, (key, rows) in enumerate(self.keyed.items()):
-            keys[key[::-1]] = f"k{i}"
+            keys[key[::-1]] = (f"k{i}", _guard(key, rows))
             names[f"k{i}"] = ("keyed", rows)
         parts = [_trie(keys) + _ESCAPED_START] if keys else []
         for i, (pattern, row) in enumerate(self.other):
@@ -294,7 +304,7 @@ def _forward_finder(rows: list[_Row]) -> Finder:
     for row in rows:
         by_prefix.setdefault(row.prefix, []).append(row)
     names = {f"f{i}": prefix for i, prefix in enumerate(by_prefix)}
-    rx = compile_rx(_trie({prefix: name for name, prefix in names.items()}))
+    rx = compile_rx(_trie({prefix: (name, b"") for name, prefix in names.items()}))
 
     def find(raw: bytes, low: bytes) -> Iterator[Span]:
         cap = _Cap()
