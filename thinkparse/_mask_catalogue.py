@@ -7,10 +7,12 @@ of the public scanner rule that records the same format (``gitleaks:<id>`` for g
 ``cmd/generate/config/rules``, ``detect-secrets:<Plugin>``, ``trufflehog:<detector>``); the
 prefixes, lengths and alphabets are facts, the patterns are written here.
 
-``_mask_rules.py`` compiles the rows: the prefixes sharing a *trigger* byte (the first ``_``, ``-``
-or ``.`` in the prefix, else ``anchor``) become one regex that starts with that byte, so a text
-is scanned once per trigger byte, not once per prefix.  Rows are tried in table order, so a
-specific prefix (``sk-ant-``) comes before a general one (``sk-``).
+``_mask_rules.py`` compiles the rows: a prefix that holds a separator (``_``, ``-``, ``.``,
+``~``, ``:``, ``$``) is found from that separator in the reversed text, the others from their
+first byte.  Rows sharing a prefix are tried in table order, so a specific one (``sk-ant-``)
+comes before a general one (``sk-``).  ``before`` is a fixed-width part of the token in front of
+its prefix (Mailchimp's 32 hex digits before ``-us``); ``hook`` names a finder in
+``_mask_rules.py`` for a token whose start no fixed pattern gives (a Telegram bot id's digits).
 """
 
 from __future__ import annotations
@@ -66,8 +68,10 @@ TOKENS: tuple[Token, ...] = (
        "(DeepSeek sk- + 32 hex); gitleaks:openai-api-key, trufflehog:deepseek"),
     _T("google_api_key", (b"AIza",), KEY + rb"{35}", "Google Cloud / Gemini API keys; "
        "gitleaks:gcp-api-key"),
-    _T("google_oauth", (b"ya29.",), KEY + rb"{30,2000}", "Google OAuth 2.0 access tokens"),
-    _T("google_oauth", (b"GOCSPX-",), KEY + rb"{28}", "Google OAuth client secrets"),
+    _T("google_oauth", (b"ya29.",), KEY + rb"{30,2000}",
+       "Google Identity docs: OAuth 2.0 access tokens (ya29.)"),
+    _T("google_oauth", (b"GOCSPX-",), KEY + rb"{28}",
+       "Google Cloud docs: OAuth client secrets (GOCSPX-)"),
     _T("groq", (b"gsk_",), _ALNUM + rb"{52}", "Groq API keys; gitleaks:groq-api-key"),
     _T("xai", (b"xai-",), KEY + rb"{70,100}", "xAI API keys; trufflehog:xai"),
     _T("perplexity", (b"pplx-",), _ALNUM + rb"{48}", "Perplexity API keys; "
@@ -80,7 +84,7 @@ TOKENS: tuple[Token, ...] = (
        "gitleaks:huggingface-access-token", plain=True),
     _T("huggingface", (b"api_org_",), rb"[A-Za-z]{34,38}", "Hugging Face organization tokens; "
        "gitleaks:huggingface-organization-api-token", plain=True),
-    _T("nvidia", (b"nvapi-",), KEY + rb"{64}", "NVIDIA API catalog keys"),
+    _T("nvidia", (b"nvapi-",), KEY + rb"{64}", "NVIDIA API catalog docs: API keys (nvapi-)"),
     # --- clouds ----------------------------------------------------------------------------
     _T("aws_access_key_id", (b"AKIA", b"ASIA", b"ABIA", b"ACCA"), rb"[A-Z2-7]{16}",
        "AWS IAM unique-identifier prefixes; gitleaks:aws-access-token", tail=_ALNUM),
@@ -107,8 +111,9 @@ TOKENS: tuple[Token, ...] = (
     _T("flyio", (b"fo1_",), KEY + rb"{43}", "Fly.io tokens; gitleaks:flyio-access-token"),
     _T("flyio", (b"fm1a_", b"fm1r_", b"fm2_"), B64 + rb"{100,2000}={0,3}",
        "Fly.io macaroon tokens; gitleaks:flyio-access-token", tail=_TAIL_B64),
-    _T("supabase", (b"sbp_",), HEX + rb"{40}", "Supabase access tokens"),
-    _T("supabase", (b"sb_secret_",), KEY + rb"{30,60}", "Supabase secret API keys"),
+    _T("supabase", (b"sbp_",), HEX + rb"{40}", "Supabase docs: personal access tokens (sbp_)"),
+    _T("supabase", (b"sb_secret_",), KEY + rb"{30,60}",
+       "Supabase docs: secret API keys (sb_secret_)"),
     _T("planetscale", (b"pscale_tkn_", b"pscale_pw_", b"pscale_oauth_"), rb"[A-Za-z0-9_=.-]{32,64}",
        "PlanetScale tokens and passwords; gitleaks:planetscale-api-token"),
     _T("pulumi", (b"pul-",), HEX + rb"{40}", "Pulumi access tokens; gitleaks:pulumi-api-token"),
@@ -131,16 +136,18 @@ TOKENS: tuple[Token, ...] = (
        "prefixes); gitleaks:gitlab-pat, gitlab-pat-routable, gitlab-runner-authentication-token"),
     _T("gitlab", (b"GR1348941",), KEY + rb"{20,40}", "GitLab runner registration tokens; "
        "gitleaks:gitlab-rrt"),
-    _T("bitbucket", (b"ATBB",), rb"[A-Za-z0-9_=.-]{28,100}", "Bitbucket app passwords"),
+    _T("bitbucket", (b"ATBB",), rb"[A-Za-z0-9_=.-]{28,100}",
+       "Atlassian docs: Bitbucket app passwords (ATBB)"),
     _T("atlassian", (b"ATATT3", b"ATCTT3"), rb"[A-Za-z0-9_=-]{100,300}",
        "Atlassian API tokens; gitleaks:atlassian-api-token"),
-    _T("buildkite", (b"bkua_",), HEX + rb"{40}", "Buildkite agent and API tokens"),
+    _T("buildkite", (b"bkua_",), HEX + rb"{40}", "Buildkite docs: API access tokens (bkua_)"),
     _T("npm", (b"npm_",), _ALNUM + rb"{36}", "npm access tokens; gitleaks:npm-access-token"),
     _T("pypi", (b"pypi-AgE",), rb"[A-Za-z0-9_-]{50,2000}", "PyPI API tokens (macaroons for "
        "pypi.org / test.pypi.org); gitleaks:pypi-upload-token, detect-secrets:PypiTokenDetector"),
     _T("rubygems", (b"rubygems_",), HEX + rb"{48}", "RubyGems API keys; "
        "gitleaks:rubygems-api-token"),
-    _T("docker", (b"dckr_pat_", b"dckr_oat_"), KEY + rb"{27,80}", "Docker Hub access tokens"),
+    _T("docker", (b"dckr_pat_", b"dckr_oat_"), KEY + rb"{27,80}",
+       "Docker docs: personal and organization access tokens"),
     _T("artifactory", (b"AKCp",), _ALNUM + rb"{69}", "JFrog Artifactory API keys; "
        "gitleaks:artifactory-api-key, detect-secrets:ArtifactoryDetector"),
     _T("clojars", (b"CLOJARS_",), rb"[a-z0-9]{60}", "Clojars deploy tokens; "
@@ -151,7 +158,8 @@ TOKENS: tuple[Token, ...] = (
     _T("stripe", (b"sk_live_", b"sk_test_", b"sk_prod_", b"rk_live_", b"rk_test_", b"rk_prod_"),
        _ALNUM + rb"{10,247}", "Stripe secret and restricted keys; gitleaks:stripe-access-token, "
        "detect-secrets:StripeDetector", tail=rb"[A-Za-z0-9_]"),
-    _T("stripe", (b"whsec_",), _ALNUM + rb"{24,80}", "Stripe webhook signing secrets",
+    _T("stripe", (b"whsec_",), _ALNUM + rb"{24,80}",
+       "Stripe docs: webhook signing secrets (whsec_)",
        tail=rb"[A-Za-z0-9_]"),
     _T("square", (b"sq0atp-", b"sq0csp-", b"sq0idp-"), KEY + rb"{22,60}",
        "Square access tokens and OAuth secrets; gitleaks:square-access-token"),
@@ -161,7 +169,8 @@ TOKENS: tuple[Token, ...] = (
        "Shopify access tokens and shared secrets; gitleaks:shopify-access-token"),
     _T("braintree", (b"access_token$production$", b"access_token$sandbox$"),
        rb"[0-9a-z]{16}\$" + HEX + rb"{32}", "Braintree access tokens; trufflehog:braintree"),
-    _T("razorpay", (b"rzp_live_", b"rzp_test_"), _ALNUM + rb"{14,40}", "Razorpay key ids"),
+    _T("razorpay", (b"rzp_live_", b"rzp_test_"), _ALNUM + rb"{14,40}",
+       "Razorpay docs: API keys (rzp_live_, rzp_test_)"),
     # --- chat, mail, notifications ---------------------------------------------------------
     _T("slack", (b"xoxb-", b"xoxp-", b"xoxa-", b"xoxo-", b"xoxr-", b"xoxs-", b"xoxe-"),
        rb"(?:[0-9]{6,14}-){1,4}[A-Za-z0-9]{10,80}",
@@ -206,15 +215,16 @@ TOKENS: tuple[Token, ...] = (
     _T("linear", (b"lin_api_",), _ALNUM + rb"{40}", "Linear API keys; gitleaks:linear-api-key"),
     _T("notion", (b"ntn_",), _ALNUM + rb"{46}", "Notion integration tokens; "
        "gitleaks:notion-api-token"),
-    _T("notion", (b"secret_",), _ALNUM + rb"{43}", "Notion integration tokens (legacy)"),
+    _T("notion", (b"secret_",), _ALNUM + rb"{43}",
+       "Notion docs: internal integration tokens (secret_, before ntn_)"),
     _T("airtable", (b".",), HEX + rb"{64}", "Airtable personal access tokens; "
        "gitleaks:airtable-personnal-access-token", before=rb"pat" + _ALNUM + rb"{14}",
        before_width=17),
-    _T("figma", (b"figd_",), KEY + rb"{40,60}", "Figma personal access tokens"),
+    _T("figma", (b"figd_",), KEY + rb"{40,60}", "Figma docs: personal access tokens (figd_)"),
     _T("dropbox", (b"sl.",), rb"[A-Za-z0-9_=-]{130,1400}", "Dropbox short-lived tokens; "
        "gitleaks:dropbox-short-lived-api-token"),
     _T("mapbox", (b"sk.eyJ",), rb"[A-Za-z0-9_=-]{50,120}\.[A-Za-z0-9_-]{20,30}",
-       "Mapbox secret tokens"),
+       "Mapbox docs: secret access tokens (sk.eyJ)"),
     _T("typeform", (b"tfp_",), rb"[A-Za-z0-9_=.-]{59}", "Typeform tokens; "
        "gitleaks:typeform-api-token"),
     _T("age", (b"AGE-SECRET-KEY-1",), rb"[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
