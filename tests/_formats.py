@@ -290,6 +290,10 @@ def look_alikes(rng: random.Random) -> list[str]:
         "thinking block {\"type\": \"thinking\", \"signature\": \""
         + base64.b64encode(rng.randbytes(90)).decode() + "\"}",
         "pk_" + "test_" + r(rng, 24) + " is the publishable key for the browser",
+        '{"logprobs": [{"token": " function", "logprob": -0.01}, {"token": " reasoning"}]}',
+        '{"type": "redacted_thinking", "data": "' + base64.b64encode(rng.randbytes(60)).decode()
+        + '"} and {"encrypted_content": "gAAAAAB' + r(rng, 80, URLSAFE) + '"}',
+        '"usage": {"reasoning_tokens": 1024, "cached_tokens": 512, "total_tokens": 2048}',
         "msg_" + r(rng, 24) + " and toolu_" + r(rng, 24) + " are message and tool ids",
         "chatcmpl-" + r(rng, 29) + " was the completion id",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + r(rng, 43, B64) + " deploy@ci",

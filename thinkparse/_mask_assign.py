@@ -54,7 +54,7 @@ _BARE = (
 )
 _OP = rb"(?P<op>:{1,3}=|\?=|=>|[!=]==?|[.+]=|=|:|,)"
 # the rest of the identifier, then (to fail fast) a byte that may follow a name assigned to
-_SUFFIX = rb"(?P<suf>[a-z0-9_.-]{0,40})(?=[ \t]{0,16}[>\\\"'`\]:=?!.+,{])"
+_SUFFIX = rb"(?P<suf>[a-z0-9_.-]{0,40})(?=[ \t]{0,16}(?:[>\\\"'`\]:=?!.+,{]|string))"
 _CLOSE = rb"(?P<close>" + _Q + rb"[\"'`])?\]?(?:[ \t]{1,4}string|:[ \t]{0,4}str(?:ing)?)?"
 _SPACE = rb"(?:[ \t\r\n]|\\[nrt])"  # also the escapes \n \t of JSON text
 _XML = rb">" + _SPACE + rb"{0,40}(?P<xml>[^<>\n]{6,512}?)" + _SPACE + rb"{0,40}</"
@@ -243,7 +243,7 @@ def _judge(
     rule, weak, suffixed = found
     if tight and rule == "password" and not weak:
         return end, rule  # password=hunter2 in a URL or a connection string
-    return (end, rule) if accept(kind, value, weak, suffixed) else None
+    return (end, rule) if accept(kind, value, weak, suffixed, rule) else None
 
 
 # --- "value" == name: the value before the name ------------------------------------------------
@@ -266,7 +266,7 @@ def _find_reverse(raw: bytes, low: bytes) -> Iterator[Span]:
         if start == 0 or b"\n" in raw[start : end - 1]:
             continue
         found = _key_rule(raw, m.start("id"), m.end("id"))
-        if found is not None and accept("quoted", raw[start : end - 1], *found[1:]):
+        if found is not None and accept("quoted", raw[start : end - 1], *found[1:], found[0]):
             yield start, end - 1, found[0]
 
 

@@ -41,6 +41,10 @@ _NAME = (
 )
 _CODE_CALL = re.compile(_NAME + rb"(?:\." + _NAME + rb")*[(\[]")
 _OPENERS = {b")": b"(", b"]": b"[", b"}": b"{"}
+#: Rules whose values are issued by machines: no spaces, not a dictionary word.
+_MACHINE = ("token", "credential", "bearer")
+_PHRASE = re.compile(rb"\s")
+_WORD = re.compile(rb"[A-Za-z][a-z]{0,11}")
 
 
 def placeholder(value: bytes) -> bool:
@@ -88,11 +92,15 @@ def mixed(value: bytes) -> bool:
     return (digit and alpha) or (upper and lower) or bool(_SYMBOL.search(value))
 
 
-def accept(kind: str, value: bytes, weak: bool, suffixed: bool) -> bool:
+def accept(kind: str, value: bytes, weak: bool, suffixed: bool, rule: str = "") -> bool:
     """Whether ``value`` is masked, given its kind (``quoted``, ``bare``, ``xml`` element text)
     and its name: ``weak`` (a service name before ``key``: the value must look generated and be
-    20+ bytes), ``suffixed`` (words after the secret's: a quoted value needs 8+ bytes, not 6)."""
+    20+ bytes), ``suffixed`` (words after the secret's: a quoted value needs 8+ bytes, not 6).
+    A quoted ``token`` or ``credential`` holds no space and is not one short word
+    (``{"token": " function", "logprob": -0.1}``); a password may be a phrase."""
     if kind == "quoted":
+        if rule in _MACHINE and (_PHRASE.search(value.strip()) or _WORD.fullmatch(value.strip())):
+            return False
         value = value.strip()
     elif kind == "xml":  # element text: judge its longest word, braces aside
         value = max(value.strip().strip(b"{}").split(), key=len, default=b"")
