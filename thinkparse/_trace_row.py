@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any, Callable, Optional, Union
 
 from ._errors import ThinkParseError
-from ._masking import Masked
+from ._masking import DEFAULT_MASKER, Masked, mask_secrets
 
 __all__ = [
     "COLUMNS",
@@ -174,7 +174,15 @@ def mask_keys(masker: Optional[Masker], row: tuple[Any, ...]) -> tuple[Any, ...]
     """
     if masker is None:
         return row
+    if masker is DEFAULT_MASKER or masker is mask_secrets:  # one call for the five: 4x faster
+        parts = apply_masker(masker, _KEY_SEPARATOR.join(row[:5])).split(_KEY_SEPARATOR)
+        if len(parts) == 5:  # else a secret spanned two keys (an unterminated PEM block)
+            return (*parts, *row[5:])
     return (*(apply_masker(masker, value) for value in row[:5]), *row[5:])
+
+
+#: Between the keys masked in one call: no rule's match crosses a NUL between line breaks.
+_KEY_SEPARATOR = "\n\x00\n"
 
 
 def mask_metadata(masker: Optional[Masker], metadata: object, name: str = "metadata") -> str:
