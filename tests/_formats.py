@@ -294,6 +294,10 @@ def look_alikes(rng: random.Random) -> list[str]:
         '{"type": "redacted_thinking", "data": "' + base64.b64encode(rng.randbytes(60)).decode()
         + '"} and {"encrypted_content": "gAAAAAB' + r(rng, 80, URLSAFE) + '"}',
         '"usage": {"reasoning_tokens": 1024, "cached_tokens": 512, "total_tokens": 2048}',
+        '{"query": "rotate the api key", "max_results": 5}',
+        "sshd: passwd: pam_unix(sudo:auth): authentication failure",
+        "git push -u origin feature/add-token-masking",
+        "docker run -e POSTGRES_PASSWORD=example -p 5432:5432 postgres",
         "msg_" + r(rng, 24) + " and toolu_" + r(rng, 24) + " are message and tool ids",
         "chatcmpl-" + r(rng, 29) + " was the completion id",
         "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI" + r(rng, 43, B64) + " deploy@ci",

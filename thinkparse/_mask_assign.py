@@ -160,7 +160,8 @@ def _key_rule(raw: bytes, kw: int, suffix_end: int) -> Optional[tuple[str, bool,
         i = space = start - 1
         while i > 0 and space - i < 24 and raw[i - 1] in _IDENT:
             i -= 1
-        words = [raw[i:space].lower(), b"key"]
+        if raw[i:space].lower() in _SERVICES:  # a service's name before it: a weak name
+            words = [raw[i:space].lower(), b"key"]
     found = _secret_word(words)
     if found is None:
         return None
@@ -204,6 +205,18 @@ def _keyword_finder(keyword: bytes) -> Finder:
     return find
 
 
+def _call_arguments(raw: bytes, m: re.Match[bytes], end: int) -> bool:
+    """``f("NAME", "value")``: the name is a whole quoted string and no ``:`` follows the value
+    (``"a key", "next": 1`` in a JSON object is not a call)."""
+    if m.start("close") < 0:
+        return False
+    start = _name_start(raw, m.start())
+    if raw[start - 1 : start] not in (b'"', b"'"):
+        return False
+    rest = raw[end : end + 16].lstrip(b"\\\"' \t")
+    return not rest.startswith(b":")
+
+
 def _judge(
     raw: bytes, low: bytes, m: re.Match[bytes], kind: str, start: int, end: int
 ) -> Optional[tuple[int, str]]:
@@ -233,8 +246,8 @@ def _judge(
             tight = op == b"=" and before not in b" \t" and after != b" "
         if not generated(value) and not (tight and len(value) >= 6 and not placeholder(value)):
             return None
-    elif op == b"," and m.start("close") < 0:
-        return None  # a list of names, not ("NAME", "value")
+    elif op == b"," and not _call_arguments(raw, m, end):
+        return None  # a list of names or a JSON object, not ("NAME", "value")
     elif kind == "quoted" and placeholder(value.strip()):
         return None
     found = _key_rule(raw, m.start(), m.end("suf"))

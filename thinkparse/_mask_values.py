@@ -117,7 +117,7 @@ def is_call(value: bytes) -> bool:
     """A call or an index that the value ends with (``get_token(user)``) or stops at
     (``getenv(`` before a quote); a generated value may hold a bracket too, but goes on."""
     m = _CODE_CALL.match(value)
-    return m is not None and (m.end() == len(value) or value[-1:] in (b")", b"]"))
+    return m is not None and (m.end() == len(value) or value.rstrip(b":;,.")[-1:] in (b")", b"]"))
 
 
 def strip_closers(value: bytes) -> bytes:
