@@ -161,7 +161,7 @@ _JWT = _JWT_HEAD + ".eyJzdWIiOiJ" + r(_rng, 30, URLSAFE) + "." + r(_rng, 43, URL
     "secret", [_OPENAI, _GITHUB, _AWS_ID, _STRIPE, _GOOGLE, _SLACK, _JWT],
     ids=["openai", "github", "aws", "stripe", "google", "slack", "jwt"],
 )  # fmt: skip
-def test_issue_1_key_right_after_an_escape_sequence(escape: str, secret: str) -> None:  # D2
+def test_key_right_after_an_escape_sequence(escape: str, secret: str) -> None:  # D2
     # tool-call arguments and JSON quoted in reasoning put a key right after \n, \u00e9, %20
     text = '{"cmd": "printf \'' + escape + secret + escape + '\'"}'
     masked = mask_secrets(text)
@@ -169,7 +169,7 @@ def test_issue_1_key_right_after_an_escape_sequence(escape: str, secret: str) ->
     assert masked.text.startswith('{"cmd": "printf \'' + escape + "[REDACTED:")
 
 
-def test_issue_1_escaped_json_in_reasoning() -> None:  # D2
+def test_escaped_json_in_reasoning() -> None:  # D2
     args = json.dumps({"content": "R\u00e9sum\u00e9:\n" + _OPENAI + "\n" + _GITHUB})
     masked = mask_secrets("The tool call was " + args)
     assert masked.kinds == ("openai", "github")
@@ -190,7 +190,7 @@ _BASIC = "dXNlcjpzM2NyM3QtcGFzcw=="  # base64 of user:s3cr3t-pass
         ("headers={'Proxy-Authorization': 'Bearer " + _BEARER + "'}", _BEARER),
     ],
 )  # fmt: skip
-def test_issue_2_authorization_as_a_dict_or_json_entry(text: str, value: str) -> None:  # D2
+def test_authorization_as_a_dict_or_json_entry(text: str, value: str) -> None:  # D2
     masked = mask_secrets(text)
     assert value not in masked.text and "[REDACTED:bearer]" in masked.text, masked
     assert "Bearer" in masked.text or "Basic" in masked.text  # the scheme stays
@@ -201,14 +201,14 @@ def test_issue_2_authorization_as_a_dict_or_json_entry(text: str, value: str) ->
     ["clientSecret", "accessToken", "adminPassword", "openaiApiKey", "PGPASSWORD", "dbPwd",
      "ServiceAccountKey", "x-api-key", "githubToken"],
 )  # fmt: skip
-def test_issue_3_camel_case_and_glued_key_names(key: str) -> None:  # D2
+def test_camel_case_and_glued_key_names(key: str) -> None:  # D2
     value = r(_rng, 24)
     for text in (f"{key}={value}", f'{key}: "{value}"', json.dumps({key: value})):
         masked = mask_secrets(text)
         assert value not in masked.text and masked.count == 1, masked
 
 
-def test_issue_3_django_secret_key_with_punctuation() -> None:  # D2
+def test_django_secret_key_with_punctuation() -> None:  # D2
     value = "django-insecure-" + r(_rng, 34, ALNUM + "!@#%^&*(-_=+)")
     masked = mask_secrets(f"SECRET_KEY = '{value}'\nDEBUG = True")
     assert masked.text == "SECRET_KEY = '[REDACTED:secret]'\nDEBUG = True"
@@ -223,7 +223,7 @@ def test_issue_3_django_secret_key_with_punctuation() -> None:  # D2
         ("{'client_secret': 'lowercaseonlysecret'}", "lowercaseonlysecret"),
     ],
 )
-def test_issue_4_quoted_values_of_one_kind_of_character(text: str, value: str) -> None:  # D2
+def test_quoted_values_of_one_kind_of_character(text: str, value: str) -> None:  # D2
     masked = mask_secrets(text)
     assert value not in masked.text and masked.count == 1, masked
 
@@ -237,7 +237,7 @@ def test_issue_4_quoted_values_of_one_kind_of_character(text: str, value: str) -
         ("https://bob:hunter2@x.org/?next=@home", "hunter2"),
     ],
 )
-def test_issue_5_url_password_with_at_and_slash(url: str, password: str) -> None:  # D2
+def test_url_password_with_at_and_slash(url: str, password: str) -> None:  # D2
     masked = mask_secrets(f"connect with {url} now")
     head, _, _ = url.partition(password)
     tail = url[len(head) + len(password) :]
@@ -245,14 +245,14 @@ def test_issue_5_url_password_with_at_and_slash(url: str, password: str) -> None
 
 
 @pytest.mark.parametrize("kind", ["oat01", "ort01"])
-def test_issue_6_claude_oauth_tokens(kind: str) -> None:  # D2
+def test_claude_oauth_tokens(kind: str) -> None:  # D2
     token = _SK + "ant-" + kind + "-" + r(_rng, 95, URLSAFE)
     assert mask_secrets(f"CLAUDE_CODE_OAUTH_TOKEN {token} ok") == Masked(
         "CLAUDE_CODE_OAUTH_TOKEN [REDACTED:anthropic] ok", 1, ("anthropic",)
     )
 
 
-def test_issue_6_pgp_private_key_block() -> None:  # D2
+def test_pgp_private_key_block() -> None:  # D2
     block = (
         "-----BEGIN PGP PRIVATE " + "KEY BLOCK-----\n\n" + r(_rng, 64, B64) + "\n"
         + r(_rng, 64, B64) + "\n=" + r(_rng, 4, B64) + "\n-----END PGP PRIVATE KEY BLOCK-----"
@@ -263,7 +263,7 @@ def test_issue_6_pgp_private_key_block() -> None:  # D2
 
 
 @pytest.mark.parametrize("sep", [",", ",\"", "\t", ", ", ":"])
-def test_issue_6_bare_aws_secret_next_to_its_key_id(sep: str) -> None:  # D2
+def test_bare_aws_secret_next_to_its_key_id(sep: str) -> None:  # D2
     # the console's credentials CSV: User name,Password,Access key ID,Secret access key,...
     quote = '"' if '"' in sep else ""
     row = f"{quote}{_AWS_ID}{sep}{_AWS_SECRET}{quote}"
@@ -272,6 +272,6 @@ def test_issue_6_bare_aws_secret_next_to_its_key_id(sep: str) -> None:  # D2
     assert masked.kinds == ("aws_access_key_id", "aws_secret_access_key")
 
 
-def test_issue_6_aws_secret_alone_is_not_guessed() -> None:  # D2: a bare 40-char run is kept
+def test_aws_secret_alone_is_not_guessed() -> None:  # D2: a bare 40-char run is kept
     text = f"sha1 {r(_rng, 40, HEX)} and blob {_AWS_SECRET} alone"
     assert mask_secrets(text) == Masked(text, 0, ())

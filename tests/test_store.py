@@ -255,7 +255,7 @@ _TOKEN = "gh" + "p_" + "Zq4Lm8Xw2Rt6Yp1Ks9Vb3Nd7Hf5Jc0Ga2Ue8"
 _OPENAI = "sk-" + "proj-" + "Wq3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4"
 
 
-def test_issue_7_keys_of_a_row_are_masked(tmp_path: Path) -> None:  # D2
+def test_keys_of_a_row_are_masked(tmp_path: Path) -> None:  # D2
     # metadata keys, session_key, run_id, model (and provider, id) reach the file masked
     db = tmp_path / "t.db"
     with TraceStore(db, retention_days=None) as store:
@@ -282,7 +282,7 @@ def test_issue_7_keys_of_a_row_are_masked(tmp_path: Path) -> None:  # D2
     assert _TOKEN.encode() not in raw and _OPENAI.encode() not in raw
 
 
-def test_issue_7_masked_keys_stay_distinct_when_they_differ() -> None:  # D2
+def test_masked_keys_stay_distinct_when_they_differ() -> None:  # D2
     with TraceStore(retention_days=None) as store:
         store.record(ext(), session_key="a", run_id="r", model="m")
         store.record(ext(), session_key="b", run_id="r", model="m")
@@ -293,7 +293,7 @@ def test_issue_7_masked_keys_stay_distinct_when_they_differ() -> None:  # D2
         assert t.metadata == {"x [REDACTED:github]": 1, "x [REDACTED:github]#2": 2}
 
 
-def test_issue_7_import_masks_the_keys() -> None:  # D2
+def test_import_masks_the_keys() -> None:  # D2
     with TraceStore(masker=None, retention_days=None) as raw:
         raw.record(ext(), session_key=f"s {_TOKEN}", run_id="r", model="m", id="x")
         buf = io.StringIO()
@@ -400,7 +400,7 @@ def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         assert store.count() == 0
 
 
-def test_issue_8_pruned_rows_leave_the_file(
+def test_pruned_rows_leave_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # D3: on a SQLite build whose secure_delete is off, deleted reasoning stayed in the file

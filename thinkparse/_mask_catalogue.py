@@ -4,7 +4,7 @@ Each row is data: the rule name written into ``[REDACTED:<rule>]``, the literal 
 pattern of the rest of the token (bytes, bounded quantifiers only), the characters that may not
 follow it, and where the format is documented.  A source is the issuer's documentation or the id
 of the public scanner rule that records the same format (``gitleaks:<id>`` for gitleaks'
-``cmd/generate/config/rules``, ``detect-secrets:<Plugin>``, ``trufflehog:<detector>``); the
+``cmd/generate/config/rules``, ``detect-secrets:<Plugin>``); the
 prefixes, lengths and alphabets are facts, the patterns are written here.
 
 ``_mask_rules.py`` compiles the rows: a prefix that holds a separator (``_``, ``-``, ``.``,
@@ -60,12 +60,12 @@ TOKENS: tuple[Token, ...] = (
     _T("anthropic", (b"sk-ant-",), rb"(?:api|admin|oat|ort|sid)[0-9]{2}-" + KEY + rb"{32,400}",
        "Anthropic console and Claude OAuth tokens (api03, admin01, oat01, ort01); "
        "gitleaks:anthropic-api-key, anthropic-admin-api-key"),
-    _T("openrouter", (b"sk-or-v1-",), HEX + rb"{64}", "OpenRouter API keys; trufflehog:openrouter"),
+    _T("openrouter", (b"sk-or-v1-",), HEX + rb"{64}", "OpenRouter docs: API keys (sk-or-v1-)"),
     _T("openai", (b"sk-proj-", b"sk-svcacct-", b"sk-admin-", b"sk-None-"), KEY + rb"{20,400}",
        "OpenAI project, service-account and admin keys; gitleaks:openai-api-key"),
     _T("openai", (b"sk-",), rb"(?!ant-|or-v1-)" + KEY + rb"{20,400}",
        "OpenAI legacy keys (T3BlbkFJ) and the sk- keys of OpenAI-compatible APIs "
-       "(DeepSeek sk- + 32 hex); gitleaks:openai-api-key, trufflehog:deepseek"),
+       "(DeepSeek docs: sk- + 32 hex); gitleaks:openai-api-key"),
     _T("google_api_key", (b"AIza",), KEY + rb"{35}", "Google Cloud / Gemini API keys; "
        "gitleaks:gcp-api-key"),
     _T("google_oauth", (b"ya29.",), KEY + rb"{30,2000}",
@@ -73,13 +73,13 @@ TOKENS: tuple[Token, ...] = (
     _T("google_oauth", (b"GOCSPX-",), KEY + rb"{28}",
        "Google Cloud docs: OAuth client secrets (GOCSPX-)"),
     _T("groq", (b"gsk_",), _ALNUM + rb"{52}", "Groq API keys; gitleaks:groq-api-key"),
-    _T("xai", (b"xai-",), KEY + rb"{70,100}", "xAI API keys; trufflehog:xai"),
+    _T("xai", (b"xai-",), KEY + rb"{70,100}", "xAI docs: API keys (xai-)"),
     _T("perplexity", (b"pplx-",), _ALNUM + rb"{48}", "Perplexity API keys; "
        "gitleaks:perplexity-api-key"),
-    _T("replicate", (b"r8_",), KEY + rb"{37}", "Replicate API tokens; trufflehog:replicate"),
+    _T("replicate", (b"r8_",), KEY + rb"{37}", "Replicate docs: API tokens (r8_)"),
     _T("langsmith", (b"lsv2_pt_", b"lsv2_sk_"), HEX + rb"{32}_" + HEX + rb"{10}",
-       "LangSmith personal and service keys; trufflehog:langsmith"),
-    _T("pinecone", (b"pcsk_",), KEY + rb"{50,90}", "Pinecone API keys; trufflehog:pinecone"),
+       "LangSmith docs: personal and service keys (lsv2_pt_, lsv2_sk_)"),
+    _T("pinecone", (b"pcsk_",), KEY + rb"{50,90}", "Pinecone docs: API keys (pcsk_)"),
     _T("huggingface", (b"hf_",), _ALNUM + rb"{34,38}", "Hugging Face user access tokens; "
        "gitleaks:huggingface-access-token", plain=True),
     _T("huggingface", (b"api_org_",), rb"[A-Za-z]{34,38}", "Hugging Face organization tokens; "
@@ -168,7 +168,7 @@ TOKENS: tuple[Token, ...] = (
     _T("shopify", (b"shpat_", b"shpca_", b"shppa_", b"shpss_"), HEX + rb"{32}",
        "Shopify access tokens and shared secrets; gitleaks:shopify-access-token"),
     _T("braintree", (b"access_token$production$", b"access_token$sandbox$"),
-       rb"[0-9a-z]{16}\$" + HEX + rb"{32}", "Braintree access tokens; trufflehog:braintree"),
+       rb"[0-9a-z]{16}\$" + HEX + rb"{32}", "Braintree docs: access tokens"),
     _T("razorpay", (b"rzp_live_", b"rzp_test_"), _ALNUM + rb"{14,40}",
        "Razorpay docs: API keys (rzp_live_, rzp_test_)"),
     # --- chat, mail, notifications ---------------------------------------------------------
@@ -185,7 +185,7 @@ TOKENS: tuple[Token, ...] = (
        rb"(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,120}",
        "Slack incoming webhooks; gitleaks:slack-webhook-url", tail=rb"[A-Za-z0-9+/_-]"),
     _T("discord", (b"discord.com/api/webhooks/", b"discordapp.com/api/webhooks/"),
-       rb"[0-9]{17,20}/" + KEY + rb"{60,80}", "Discord webhook URLs; trufflehog:discordwebhook"),
+       rb"[0-9]{17,20}/" + KEY + rb"{60,80}", "Discord docs: webhook URLs"),
     _T("teams", (b"webhook.office.com/webhookb2/",), rb"[A-Za-z0-9@/-]{60,300}",
        "Microsoft Teams incoming webhooks; gitleaks:microsoft-teams-webhook",
        tail=rb"[A-Za-z0-9@/-]"),
