@@ -189,6 +189,7 @@ def _keyword_finder(keyword: bytes) -> Finder:
 
     def find(raw: bytes, low: bytes) -> Iterator[Span]:
         pos = 0
+        inside_until = nested = 0
         while pos >= 0:
             restart, pos = pos, -1
             for m in rx.finditer(low, restart):
@@ -198,11 +199,20 @@ def _keyword_finder(keyword: bytes) -> Finder:
                 found = _judge(raw, low, m, kind, start, end)
                 if found is not None:
                     yield start, found[0], found[1]
-                elif kind == "quoted" and raw[start : start + 1] in (b"{", b"["):
-                    pos = start  # a rejected string holding JSON: look for names inside it
+                    continue
+                # a rejected value may hold a name and its value (JSON in a string, glued
+                # assignments): look inside it, at most _NESTED times in a row
+                nested = nested + 1 if m.start() < inside_until else 0
+                if nested < _NESTED:
+                    inside_until = max(inside_until, end)
+                    pos = start
                     break
 
     return find
+
+
+#: Rejected values looked inside, in a row, before a scan moves past the last one.
+_NESTED = 4
 
 
 def _call_arguments(raw: bytes, m: re.Match[bytes], end: int) -> bool:
