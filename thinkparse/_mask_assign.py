@@ -203,7 +203,7 @@ def _keyword_finder(keyword: bytes) -> Finder:
                 # a rejected value may hold a name and its value (JSON in a string, glued
                 # assignments): look inside it, at most _NESTED times in a row
                 nested = nested + 1 if m.start() < inside_until else 0
-                if nested < _NESTED:
+                if nested < _NESTED and low.find(keyword, start, end) >= 0:
                     inside_until = max(inside_until, end)
                     pos = start
                     break
