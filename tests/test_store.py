@@ -209,7 +209,7 @@ def test_bad_constructor_arguments(tmp_path: Path) -> None:
 
 # --- D2 masking ----------------------------------------------------------------------------------
 def test_reasoning_and_metadata_are_masked() -> None:  # D2
-    key = "gh" + "p_" + "k" * 36
+    key = "gh" + "p_" + "k7Pq2Xz9" * 4 + "Wm3R"
     with TraceStore() as store:
         i = store.record(
             ext(f"use {key} now"),
@@ -245,6 +245,62 @@ def test_masker_none_custom_and_masked_result() -> None:  # D2
         with pytest.raises(TypeError, match="masker must return a str"):
             store.record(ext("abc"), **KEYS)
         assert store.count() == 0
+
+
+def _files(db: Path) -> bytes:
+    return b"".join(p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name))
+
+
+_TOKEN = "gh" + "p_" + "Zq4Lm8Xw2Rt6Yp1Ks9Vb3Nd7Hf5Jc0Ga2Ue8"
+_OPENAI = "sk-" + "proj-" + "Wq3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc4"
+
+
+def test_keys_of_a_row_are_masked(tmp_path: Path) -> None:  # D2
+    # metadata keys, session_key, run_id, model (and provider, id) reach the file masked
+    db = tmp_path / "t.db"
+    with TraceStore(db, retention_days=None) as store:
+        i = store.record(
+            ext("fine"), session_key=f"user-{_TOKEN}", run_id=f"run {_OPENAI}",
+            model=f"ft:{_OPENAI}", provider=f"p {_TOKEN}", id=f"id-{_TOKEN}",
+            metadata={f"key {_TOKEN}": 1, "nested": {f"password={_OPENAI}": "v"}},
+        )  # fmt: skip
+        assert i == "id-[REDACTED:github]"
+        t = store.get(f"id-{_TOKEN}")  # looked up by the value it was recorded with
+        assert t is not None and t == store.get(i)
+        assert (t.session_key, t.run_id, t.model, t.provider) == (
+            "user-[REDACTED:github]", "run [REDACTED:openai]", "ft:[REDACTED:openai]",
+            "p [REDACTED:github]",
+        )  # fmt: skip
+        assert t.metadata == {
+            "key [REDACTED:github]": 1, "nested": {"password=[REDACTED:openai]": "v"}
+        }  # fmt: skip
+        # the filters are masked the same way: the original key finds the row
+        assert [x.id for x in store.query(session_key=f"user-{_TOKEN}")] == [i]
+        assert store.count(run_id=f"run {_OPENAI}", model=f"ft:{_OPENAI}") == 1
+        assert store.count(session_key="user-[REDACTED:github]") == 1
+    raw = _files(db)
+    assert _TOKEN.encode() not in raw and _OPENAI.encode() not in raw
+
+
+def test_masked_keys_stay_distinct_when_they_differ() -> None:  # D2
+    with TraceStore(retention_days=None) as store:
+        store.record(ext(), session_key="a", run_id="r", model="m")
+        store.record(ext(), session_key="b", run_id="r", model="m")
+        assert store.count(session_key="a") == 1 and store.count(session_key="b") == 1
+        meta = {f"x {_TOKEN}": 1, f"x {_TOKEN[:-1]}Q": 2}  # two keys masked alike
+        t = store.get(store.record(ext(), **KEYS, metadata=meta))
+        assert t is not None
+        assert t.metadata == {"x [REDACTED:github]": 1, "x [REDACTED:github]#2": 2}
+
+
+def test_import_masks_the_keys() -> None:  # D2
+    with TraceStore(masker=None, retention_days=None) as raw:
+        raw.record(ext(), session_key=f"s {_TOKEN}", run_id="r", model="m", id="x")
+        buf = io.StringIO()
+        raw.export_jsonl(buf)
+    with TraceStore(retention_days=None) as store:
+        assert store.import_jsonl(io.StringIO(buf.getvalue())) == 1
+        assert [t.session_key for t in store.query()] == ["s [REDACTED:github]"]
 
 
 # --- queries -------------------------------------------------------------------------------------
@@ -342,6 +398,33 @@ def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         assert [t.id for t in store.query()] == ["new"]
     with TraceStore(db, retention_days=7) as store:
         assert store.count() == 0
+
+
+def test_pruned_rows_leave_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # D3: on a SQLite build whose secure_delete is off, deleted reasoning stayed in the file
+    real_connect = sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = real_connect(*args, **kwargs)
+        conn.execute("PRAGMA secure_delete = OFF")  # such a build's default
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    now = 1_000 * DAY
+    monkeypatch.setattr(_store, "now_ms", lambda: now)
+    db = tmp_path / "t.db"
+    old = "the deleted reasoning about a quarterly forecast " * 40
+    with TraceStore(db, retention_days=None) as store:
+        assert store._connection().execute("PRAGMA secure_delete").fetchone() == (1,)
+        store.record(ext(old), **KEYS, id="old", created_at=now - 40 * DAY)
+        store.record(ext("kept"), **KEYS, id="new", created_at=now)
+        assert b"quarterly forecast" in _files(db)
+        assert store.prune_older_than(30) == 1
+        assert b"quarterly forecast" not in _files(db)  # the open store: file and WAL
+        assert [t.id for t in store.query()] == ["new"]
+    assert b"quarterly forecast" not in _files(db)
 
 
 # --- JSONL and Parquet ---------------------------------------------------------------------------

@@ -16,11 +16,17 @@ Decisions where the rules are silent:
 * ``masker`` may return ``str`` or :class:`~thinkparse.Masked` (its ``.text`` is used).
 * ``record`` takes an ``Extraction`` only; ``reasoning_tokens`` is the #b1 count; ``total_tokens``
   the argument, else ``usage.total_tokens``, else 0; a duplicate ``id`` raises ``ValueError`` and
-  writes nothing; metadata keys are kept, its string values masked at any depth.
+  writes nothing; metadata keys and string values are masked at any depth.
+* ``id``, ``session_key``, ``run_id``, ``model`` and ``provider`` are masked too (only the
+  secrets inside them are replaced, so equal values stay equal); ``get`` and the filters of
+  ``query``, ``count``, ``explain_query`` and the exports are masked the same way, so a row is
+  found by the value it was recorded with (#d2).
 * ``since`` is inclusive, ``until`` exclusive; both are ms ints or aware datetimes.  ``query``
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
-  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.
+  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.  The
+  connection sets ``secure_delete`` (deleted content is overwritten with zeros) and a prune that
+  deleted rows checkpoints the WAL with ``TRUNCATE``, so pruned reasoning leaves the files (#d3).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
 """
@@ -51,6 +57,7 @@ from ._trace_row import (
     check_str,
     check_time,
     clause,
+    mask_keys,
     mask_metadata,
     migrate,
     where,
@@ -200,7 +207,7 @@ class TraceStore:
         else:
             total = check_count(total_tokens, "total_tokens")
         meta = None if metadata is None else mask_metadata(self.masker, metadata)
-        return (
+        return mask_keys(self.masker, (
             row_id,
             check_str(session_key, "session_key"),
             check_str(run_id, "run_id"),
@@ -212,7 +219,7 @@ class TraceStore:
             check_count(duration_ms, "duration_ms"),
             meta,
             now_ms() if created_at is None else check_time(created_at, "created_at"),
-        )
+        ))  # fmt: skip
 
     # --- reading ----------------------------------------------------------------------------------
     def get(self, id: str, /) -> Optional[Trace]:
@@ -222,9 +229,9 @@ class TraceStore:
             TypeError: ``id`` is not a ``str``.
             TraceStoreError: the store is closed.
         """
-        check_str(id, "id", empty=True)
+        key = self._mask_key(check_str(id, "id", empty=True))
         with self._lock:
-            row = self._connection().execute(_SELECT + " WHERE id = ?", (id,)).fetchone()
+            row = self._connection().execute(_SELECT + " WHERE id = ?", (key,)).fetchone()
         return None if row is None else Trace(*row)
 
     def query(
@@ -256,11 +263,33 @@ class TraceStore:
             TypeError, ValueError: a bad filter (named), raised by this call, not the iteration.
             TraceStoreError: the store is closed.
         """
-        found, params = where(session_key, run_id, model, provider, since, until)
+        found, params = self._where(session_key, run_id, model, provider, since, until)
         if limit is not None:
             check_count(limit, "limit")
         self._connection()
         return self._pages(found, params, limit)
+
+    def _mask_key(self, value: str) -> str:
+        """A key as it is stored: masked like the rows were (#d2)."""
+        return apply_masker(self.masker, value)
+
+    def _where(
+        self,
+        session_key: Optional[str] = None,
+        run_id: Optional[str] = None,
+        model: Optional[str] = None,
+        provider: Optional[str] = None,
+        since: Optional[Any] = None,
+        until: Optional[Any] = None,
+    ) -> tuple[list[str], list[Any]]:
+        """The filters' clauses, the key filters checked and then masked like the stored keys."""
+        def key(value: Optional[str], name: str) -> Optional[str]:
+            return None if value is None else self._mask_key(check_str(value, name, empty=True))
+
+        return where(
+            key(session_key, "session_key"), key(run_id, "run_id"), key(model, "model"),
+            key(provider, "provider"), since, until,
+        )  # fmt: skip
 
     def _pages(self, found: list[str], params: list[Any], limit: Optional[int]) -> Iterator[Trace]:
         left = limit
@@ -285,7 +314,7 @@ class TraceStore:
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
         check_filter_names(filters, allow_limit=False)
-        found, params = where(**filters)
+        found, params = self._where(**filters)
         with self._lock:
             row = (
                 self._connection()
@@ -297,7 +326,7 @@ class TraceStore:
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
         check_filter_names(filters, allow_limit=False)
-        found, params = where(**filters)
+        found, params = self._where(**filters)
         sql = "EXPLAIN QUERY PLAN " + _SELECT + clause(found) + " ORDER BY created_at, id"
         with self._lock:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
@@ -324,9 +353,10 @@ class TraceStore:
         check_days(days, "days")
         cutoff = now_ms() - int(days * _DAY_MS)
         with self._lock:
-            cur = self._connection().execute(
-                "DELETE FROM reasoning_traces WHERE created_at < ?", (cutoff,)
-            )
+            conn = self._connection()
+            cur = conn.execute("DELETE FROM reasoning_traces WHERE created_at < ?", (cutoff,))
+            if cur.rowcount > 0:  # the WAL still holds the rows' pages: fold it in, empty it
+                conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             return int(cur.rowcount)
 
     # --- JSONL and Parquet ------------------------------------------------------------------------
@@ -361,7 +391,7 @@ class TraceStore:
             ValueError: ``"line N: ..."`` for the first bad line; nothing is imported.
             TraceStoreError: the store is closed.
         """
-        rows = import_rows(fp, self.masker)
+        rows = [mask_keys(self.masker, row) for row in import_rows(fp, self.masker)]
         with self._lock:
             return insert_new(self._connection(), _INSERT, rows)
 

@@ -13,9 +13,19 @@ from datetime import datetime
 from typing import Any, Callable, Optional, Union
 
 from .._errors import ThinkParseError
-from ._masking import Masked
+from ._masking import DEFAULT_MASKER, Masked, mask_secrets
 
-__all__ = ["COLUMNS", "SCHEMA_VERSION", "Trace", "TraceStoreError", "clause", "migrate", "where"]
+__all__ = [
+    "COLUMNS",
+    "KEY_COLUMNS",
+    "SCHEMA_VERSION",
+    "Trace",
+    "TraceStoreError",
+    "clause",
+    "mask_keys",
+    "migrate",
+    "where",
+]
 
 #: The version of the schema below, kept in ``thinkparse_meta`` (#d1).
 SCHEMA_VERSION = 1
@@ -151,10 +161,35 @@ def apply_masker(masker: Optional[Masker], text: str) -> str:
     return out
 
 
-def mask_metadata(masker: Optional[Masker], metadata: object, name: str = "metadata") -> str:
-    """``metadata`` (a dict) as JSON text with every string value masked at any depth (#d2).
+#: The string columns that identify a row; the masker runs on them too (#d2).
+KEY_COLUMNS = ("id", "session_key", "run_id", "model", "provider")
 
-    Keys are kept.  Raises ``TypeError`` naming the path of a value that is not JSON data.
+
+def mask_keys(masker: Optional[Masker], row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """An insert row with its identifying columns (``KEY_COLUMNS``, the first five) masked.
+
+    A masker replaces only the secrets inside a value and gives equal values equal results, so
+    a masked key still groups and finds the same rows; the filters of ``query`` are masked the
+    same way (#d2).
+    """
+    if masker is None:
+        return row
+    if masker is DEFAULT_MASKER or masker is mask_secrets:  # one call for the five: 4x faster
+        parts = apply_masker(masker, _KEY_SEPARATOR.join(row[:5])).split(_KEY_SEPARATOR)
+        if len(parts) == 5:  # else a secret spanned two keys (an unterminated PEM block)
+            return (*parts, *row[5:])
+    return (*(apply_masker(masker, value) for value in row[:5]), *row[5:])
+
+
+#: Between the keys masked in one call: no rule's match crosses a NUL between line breaks.
+_KEY_SEPARATOR = "\n\x00\n"
+
+
+def mask_metadata(masker: Optional[Masker], metadata: object, name: str = "metadata") -> str:
+    """``metadata`` (a dict) as JSON text with every key and string value masked at any depth.
+
+    A key that masks to a key already present gets ``#2``, ``#3``... (#d2).  Raises
+    ``TypeError`` naming the path of a value that is not JSON data.
     """
     if not isinstance(metadata, dict):
         raise TypeError(f"{name} must be a dict, not {type(metadata).__name__}")
@@ -175,7 +210,12 @@ def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"{path}: key {key!r} is not a str")
-            out[key] = _mask_value(masker, item, f"{path}.{key}")
+            masked = stored = apply_masker(masker, key)
+            n = 2
+            while stored in out:  # two keys that differed only in a secret
+                stored = f"{masked}#{n}"
+                n += 1
+            out[stored] = _mask_value(masker, item, f"{path}.{key}")
         return out
     if isinstance(value, (list, tuple)):
         return [_mask_value(masker, item, f"{path}[{i}]") for i, item in enumerate(value)]
@@ -186,6 +226,7 @@ def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
 def migrate(conn: sqlite3.Connection, path: str, busy_ms: int) -> None:
     """Create or check the schema in one transaction (#d1); ``TraceStoreError`` when foreign."""
     conn.execute(f"PRAGMA busy_timeout = {busy_ms}")
+    conn.execute("PRAGMA secure_delete = ON")  # deleted rows are overwritten with zeros (#d3)
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("BEGIN IMMEDIATE")
