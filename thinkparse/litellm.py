@@ -167,6 +167,8 @@ class _Rewriter:
             delta.content = held.visible or None
             if held.reasoning:
                 delta.reasoning_content = held.reasoning
+            elif _field(delta, "reasoning_content") is not None:
+                del delta.reasoning_content
             out.append(flush)
         return out
 
