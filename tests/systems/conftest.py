@@ -4,7 +4,10 @@ traces.  ``THINKPARSE_REQUIRE_INTEGRATIONS=1`` turns a missing framework into a 
 
 from __future__ import annotations
 
+import gc
 import os
+import sys
+import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -25,3 +28,18 @@ def chat_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ChatServer]:
         yield srv
     finally:
         srv.close()
+
+
+@pytest.fixture(autouse=True)
+def _framework_clients_closed() -> Iterator[None]:
+    """After each test, drop the HTTP clients the frameworks cache per event loop (LiteLLM's
+    client cache) and collect them here, so that their sockets, left open by a loop that
+    ``asyncio.run`` closed, are not reported inside a later, unrelated test."""
+    yield
+    litellm = sys.modules.get("litellm")
+    cache = getattr(litellm, "in_memory_llm_clients_cache", None)
+    if cache is not None:
+        cache.flush_cache()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
