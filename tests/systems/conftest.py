@@ -36,10 +36,9 @@ def _framework_clients_closed() -> Iterator[None]:
     client cache) and collect them here, so that their sockets, left open by a loop that
     ``asyncio.run`` closed, are not reported inside a later, unrelated test."""
     yield
-    litellm = sys.modules.get("litellm")
-    cache = getattr(litellm, "in_memory_llm_clients_cache", None)
-    if cache is not None:
-        cache.flush_cache()
+    cache = getattr(sys.modules.get("litellm"), "in_memory_llm_clients_cache", None)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
+        if cache is not None:
+            cache.flush_cache()
         gc.collect()
