@@ -76,7 +76,10 @@ if not hasattr(Runnable, "_transform_stream_with_config"):  # pragma: no cover
         "pip install 'thinkparse[langchain]'"
     )
 
+from ._langchain_callback import TraceStoreCallback  # after the checks above
+
 __all__ = ["ThinkSplitter", "TraceStoreCallback"]
+
 
 def _has_reasoning(message: Any) -> bool:
     """Whether the message's reasoning is separated already (a field or a block)."""
@@ -396,6 +399,3 @@ class ThinkSplitter(Runnable):  # type: ignore[misc]
             input, self._atransform, config, run_type="parser"
         ):
             yield out
-
-
-from ._langchain_callback import TraceStoreCallback  # noqa: E402 - uses the checks above

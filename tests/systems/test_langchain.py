@@ -329,3 +329,12 @@ def test_trace_store_callback_with_fake_model_and_separated_reasoning() -> None:
         TraceStoreCallback(store, session_key="", run_id="r")
     with pytest.raises(TypeError, match="unexpected keyword argument 'tag'"):
         TraceStoreCallback(store, session_key="s", run_id="r", tag="x")
+
+
+def test_docstring_example() -> None:
+    import doctest
+
+    import thinkparse.langchain
+
+    result = doctest.testmod(thinkparse.langchain)
+    assert result.failed == 0 and result.attempted > 0

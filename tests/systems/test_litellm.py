@@ -140,6 +140,24 @@ def test_held_text_and_usage_chunks() -> None:
     assert _joined(out) == ("", "a</thi") == _expected("<think>a</thi") and len(out) == 2
 
 
+def test_choices_have_their_own_scanners() -> None:
+    # W5: n > 1: one scanner per choice index, chunks interleaved
+    def two(a: str, b: str, finish: Any = None) -> Any:
+        return ModelResponseStream(id="c1", model="m", choices=[
+            StreamingChoices(index=i, delta=Delta(content=t), finish_reason=finish)
+            for i, t in enumerate((a, b))])
+
+    out = _hook(handler, [two("<thi", "<think>y"), two("nk>x</th", "</think>"),
+                          two("ink>A", "B"), two("", "", "stop")])
+    got = [("", ""), ("", "")]
+    for chunk in out:
+        for c in chunk.choices:
+            v, r = got[c.index]
+            got[c.index] = (v + (c.delta.content or ""),
+                            r + (getattr(c.delta, "reasoning_content", None) or ""))
+    assert got == [("A", "x"), ("B", "y")]
+
+
 def test_server_reasoning_and_other_items_pass_through() -> None:
     # W5: a choice with reasoning_content passes untouched; non-chunk items are left alone
     chunks = [_chunk("Hi <th"), _chunk("ink>", reasoning_content="r"), _chunk("<think>x")]
