@@ -89,9 +89,10 @@ def test_chat_openai_invoke_stream_and_parsers(chat_server: Any) -> None:
     assert reply.usage_metadata["total_tokens"] == 14
     chunks = list(chain.stream("2+2?"))
     assert all(type(c) is AIMessageChunk for c in chunks)
-    assert [(c.content, c.additional_kwargs.get("reasoning_content")) for c in chunks] == [
-        ("", None), ("", "plan"), ("", " step"), ("The answer", None), (" is 4.", None),
-        ("", None), ("", None)]
+    got = [(c.content, c.additional_kwargs.get("reasoning_content")) for c in chunks]
+    assert got[:5] == [("", None), ("", "plan"), ("", " step"), ("The answer", None),
+                       (" is 4.", None)]
+    assert set(got[5:]) == {("", None)}  # the finish and closing chunks (their number varies)
     assert _joined(chunks) == ("The answer is 4.", "plan step")
     assert chunks[1].content_blocks == [{"type": "reasoning", "reasoning": "plan"}]
     assert (llm | ThinkSplitter() | StrOutputParser()).invoke("2+2?") == "The answer is 4."

@@ -100,8 +100,11 @@ def _litellm_proxy(ns: dict[str, Any], out: str, server: Any) -> None:
 
     async def go() -> list[Any]:
         stream = await litellm.acompletion(**call, stream=True)
-        return [c async for c in handler.async_post_call_streaming_iterator_hook(
-            None, stream, {"model": "qwen3"})]
+        try:
+            return [c async for c in handler.async_post_call_streaming_iterator_hook(
+                None, stream, {"model": "qwen3"})]
+        finally:
+            await litellm.close_litellm_async_clients()
 
     chunks = asyncio.run(go())
     visible = "".join(c.choices[0].delta.content or "" for c in chunks)
