@@ -356,7 +356,19 @@ class ThinkSplitter(Runnable):  # type: ignore[misc]
         return self._call_with_config(self._split, input, config, run_type="parser")
 
     async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
-        """The async :meth:`invoke` (no I/O: it runs in the event loop)."""
+        """The async :meth:`invoke` (no I/O: it runs in the event loop).
+
+        Args:
+            input: an ``AIMessage``, ``AIMessageChunk`` or ``str``.
+            config: a ``RunnableConfig``.
+            **kwargs: ignored, as LangChain passes them.
+
+        Returns:
+            The same type, with the reasoning moved out.
+
+        Raises:
+            TypeError: another type.
+        """
         return await self._acall_with_config(self._asplit, input, config, run_type="parser")
 
     def _transform(self, items: Iterator[Any]) -> Iterator[Any]:
@@ -394,7 +406,19 @@ class ThinkSplitter(Runnable):  # type: ignore[misc]
     async def atransform(
         self, input: AsyncIterator[Any], config: Any = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """The async :meth:`transform`."""
+        """The async :meth:`transform`.
+
+        Args:
+            input: an async iterator of ``AIMessageChunk`` (or ``AIMessage``, or ``str``) items.
+            config: a ``RunnableConfig``.
+            **kwargs: ignored.
+
+        Returns:
+            An async iterator of items of the same type.
+
+        Raises:
+            TypeError: an item of another type or kind.
+        """
         async for out in self._atransform_stream_with_config(
             input, self._atransform, config, run_type="parser"
         ):

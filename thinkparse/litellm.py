@@ -251,13 +251,27 @@ class ThinkParseLogger(CustomLogger):  # type: ignore[misc]
     def log_success_event(
         self, kwargs: dict[str, Any], response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        """Record the response when a store is configured (SDK calls)."""
+        """Record the response when a store is configured (SDK calls).
+
+        Args:
+            kwargs: LiteLLM's call details (``model``, ``user``...), given to key callables.
+            response_obj: the ``ModelResponse`` (for a stream, the assembled one).
+            start_time: when the call started (a ``datetime``).
+            end_time: when it ended.
+
+        Raises:
+            TraceStoreError: the store failed.
+            Exception: what a budget callback raised, after the trace was stored.
+        """
         self._record(kwargs, response_obj, start_time, end_time)
 
     async def async_log_success_event(
         self, kwargs: dict[str, Any], response_obj: Any, start_time: Any, end_time: Any
     ) -> None:
-        """Record the response when a store is configured (proxy and async SDK calls)."""
+        """Record the response when a store is configured (proxy and async SDK calls).
+
+        Args and Raises as :meth:`log_success_event`.
+        """
         self._record(kwargs, response_obj, start_time, end_time)
 
     def _record(self, kwargs: dict[str, Any], response: Any, start: Any, end: Any) -> None:
