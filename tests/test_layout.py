@@ -12,9 +12,12 @@ use (``thinkparse._LAZY``).  The parts, lowest first:
 * the systems ``replay``, ``store``, ``render``, ``data``, ``clients`` -- providers, scan and
   core; never each other, never the package face;
 * the package face (``thinkparse/__init__``) and the public adapters (``arrow``, ``polars``,
-  ``duckdb``, ``hf``, ``spark``, ``ray``, ``openai``) -- anything below them;
+  ``duckdb``, ``hf``, ``spark``, ``ray``, ``openai``, ``langchain``, ``litellm``) -- anything
+  below them;
 * ``cli`` -- the package face and the public adapters only, no private module of the package;
-  within it the plumbing (``cli/_*.py``) never imports the commands (``cli/commands/``).
+  within it the plumbing (``cli/_*.py``) never imports the commands (``cli/commands/``);
+* ``frameworks`` (what the framework adapters ``langchain`` and ``litellm`` share) -- the
+  package face only.
 
 And the module graph, every edge counted (type-only ones included), has no cycle.
 """
@@ -42,7 +45,8 @@ CORE = frozenset(
 )
 SYSTEMS = ("replay", "store", "render", "data", "clients")
 ADAPTERS = frozenset(
-    f"thinkparse.{m}" for m in ("arrow", "polars", "duckdb", "hf", "spark", "ray", "openai")
+    f"thinkparse.{m}"
+    for m in ("arrow", "polars", "duckdb", "hf", "spark", "ray", "openai", "langchain", "litellm")
 )
 FACE = "thinkparse"
 
@@ -53,9 +57,10 @@ ALLOWED: dict[str, frozenset[str]] = {
     "providers": frozenset({"scan", "core"}),
     **{s: frozenset({"providers", "scan", "core"}) for s in SYSTEMS},
     "face": frozenset({"providers", "scan", "core", *SYSTEMS}),
-    "adapters": frozenset({"face", "providers", "scan", "core", *SYSTEMS}),
+    "adapters": frozenset({"face", "providers", "scan", "core", "frameworks", *SYSTEMS}),
     "main": frozenset({"cli"}),
     "cli": frozenset({"face", "adapters"}),
+    "frameworks": frozenset({"face"}),
 }
 
 
@@ -86,7 +91,7 @@ def part(module: str) -> str:
     if module in ADAPTERS:
         return "adapters"
     first = module.split(".")[1]
-    if first in ("scan", "providers", "cli", *SYSTEMS):
+    if first in ("scan", "providers", "cli", "frameworks", *SYSTEMS):
         return first
     raise AssertionError(f"{module} belongs to no part of the layout (see tests/test_layout.py)")
 

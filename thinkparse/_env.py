@@ -11,6 +11,9 @@ Flags:
 * ``THINKPARSE_REQUIRE_EXTENSIONS`` -- a failed compile is a build error, and the test suite treats
   a missing compiled scanner as a failure.
 * ``THINKPARSE_TRACEBACK`` -- the CLI prints the traceback of an internal error.
+* ``THINKPARSE_REQUIRE_INTEGRATIONS`` -- the test suite treats a missing framework of the
+  integrations (langchain-core, langchain-openai, litellm, pydantic-ai, openai-agents) as a
+  failure instead of a skip.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 NO_EXTENSIONS = "THINKPARSE_NO_EXTENSIONS"
 REQUIRE_EXTENSIONS = "THINKPARSE_REQUIRE_EXTENSIONS"
 TRACEBACK = "THINKPARSE_TRACEBACK"
+REQUIRE_INTEGRATIONS = "THINKPARSE_REQUIRE_INTEGRATIONS"
 
 _OFF = ("", "0", "false", "no")
 
