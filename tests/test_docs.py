@@ -3,6 +3,7 @@ nothing cites a document the repository does not contain, and the CLI page lists
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import subprocess
 import sys
@@ -75,3 +76,14 @@ def test_cli_page_lists_every_option() -> None:
     options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", out)) - {"--help"}
     page = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert sorted(o for o in options if o not in page) == []
+
+
+def test_presets_page_is_generated() -> None:
+    # F1: docs/presets.md is exactly what docs/gen_presets.py writes from the preset table and
+    # tests/data/peer_vectors.json
+    spec = importlib.util.spec_from_file_location("gen_presets", ROOT / "docs" / "gen_presets.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    page = (ROOT / "docs" / "presets.md").read_text(encoding="utf-8")
+    assert page == gen.page()
