@@ -95,6 +95,15 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _id(vector: dict[str, Any]) -> str:
+    """A vector's peer and test id, as inline code."""
+    peer = {"vllm": "vLLM", "sglang": "SGLang"}.get(vector["peer"], vector["peer"])
+    text = vector["id"].replace("\n", " ")
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" else ""
+    return f"{peer} {fence}{pad}{text}{pad}{fence}"
+
+
 def _vectors() -> dict[str, Any]:
     if not VECTORS.exists():
         return {"reasons": {}, "vectors": []}
@@ -153,22 +162,51 @@ def _differences() -> list[str]:
     out = ["## The peers' test vectors\n"]
     agree = sum(1 for v in vectors if v.get("status") == "agrees")
     differ = [v for v in vectors if v.get("status") == "differs"]
+    peers = {"vllm": "vLLM", "sglang": "SGLang"}
+    per_peer = ", ".join(
+        f"{sum(1 for v in vectors if v.get('peer') == key)} from {name}"
+        for key, name in peers.items())
+    skipped = data.get("skipped", [])
     out.append(
         f"The suite runs {len(vectors)} text-split cases taken from the reasoning-parser tests of "
-        f"vLLM and SGLang (`tests/data/peer_vectors.json`, each with its source): {agree} give the "
-        f"peer's split exactly; {len(differ)} are read otherwise, for the reasons below.\n"
+        f"vLLM and SGLang ({per_peer}; `tests/data/peer_vectors.json`, each with its source): "
+        f"{agree} give the peer's split exactly; {len(differ)} are read otherwise, for the reasons "
+        "below. Each case passes the peer's parser name as `preset=`, with the options that "
+        "reproduce the test's request settings, and its stream gives the one-shot result in "
+        "both scanner implementations ([S1](behaviour.md#s1)).\n"
     )
-    by_reason: dict[str, list[str]] = defaultdict(list)
-    for v in differ:
-        by_reason[v["reason"]].append(v["id"])
-    for reason, text in data.get("reasons", {}).items():
-        ids = by_reason.get(reason, [])
-        if not ids:
-            continue
-        out.append(f"### {reason} ({len(ids)})\n")
-        out.append(text + "\n")
-        out += [f"* `{_cell(i)}`" for i in sorted(ids)]
+    if data.get("convention"):
+        out.append(f"Compared as follows: {data['convention']}\n")
+    if skipped:
+        out.append(f"{len(skipped)} more test cases are not counted: they assert one streaming "
+                   "step, only that streaming equals one-shot, or something other than a split "
+                   "(each is listed with its reason in the file).\n")
+    files: dict[tuple[str, str, str], int] = defaultdict(int)
+    for v in vectors:
+        src = v["source"]
+        files[(peers.get(v["peer"], v["peer"]), src["path"], src["commit"])] += 1
+    if files:
+        out.append("| peer | test file | commit | cases |")
+        out.append("|---|---|---|---|")
+        for (peer, path, commit), n in sorted(files.items()):
+            out.append(f"| {peer} | `{path}` | `{commit[:8]}` | {n} |")
         out.append("")
+    by_reason: dict[str, dict[str, list[dict[str, Any]]]] = defaultdict(
+        lambda: defaultdict(list))
+    for v in differ:
+        by_reason[v["reason"]][v.get("detail", "")].append(v)
+    for reason, text in data.get("reasons", {}).items():
+        groups = by_reason.get(reason, {})
+        count = sum(len(ids) for ids in groups.values())
+        if not count:
+            continue
+        out.append(f"### {reason} ({count})\n")
+        out.append(text + "\n")
+        for detail in sorted(groups):
+            if detail:
+                out.append(detail + "\n")
+            out += [f"* {_id(v)}" for v in sorted(groups[detail], key=_id)]
+            out.append("")
     return out
 
 

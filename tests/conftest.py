@@ -8,6 +8,7 @@ asked for it, in which case its absence is an error.  ``--no-compiled`` skips it
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, Optional
@@ -18,6 +19,10 @@ import thinkparse._scanner_py as scanner_py
 from thinkparse._env import REQUIRE_EXTENSIONS, flag
 
 REQUIRE_COMPILED = flag(REQUIRE_EXTENSIONS)
+
+# LiteLLM fetches its model cost map over the network at import unless told not to; the suite
+# runs offline (the integration tests and the API page import it).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 
 def _compiled() -> Optional[ModuleType]:

@@ -5,6 +5,7 @@ the API page documents every public name."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import re
 import subprocess
 import sys
@@ -168,3 +169,13 @@ def test_api_page_renders_every_public_name(tmp_path: Path) -> None:
         if not any(a in anchors for a in shown):
             missing.append(name)
     assert missing == []
+
+def test_presets_page_is_generated() -> None:
+    # F1: docs/presets.md is exactly what docs/gen_presets.py writes from the preset table and
+    # tests/data/peer_vectors.json
+    spec = importlib.util.spec_from_file_location("gen_presets", ROOT / "docs" / "gen_presets.py")
+    assert spec is not None and spec.loader is not None
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    page = (ROOT / "docs" / "presets.md").read_text(encoding="utf-8")
+    assert page == gen.page()

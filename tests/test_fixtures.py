@@ -48,8 +48,9 @@ _case_id = case_id
 
 
 # ``replay/`` holds the lossless-turn fixtures (a response and its stream together), checked by
-# test_providers_replay.py.
-FILES = sorted(p for p in DATA.rglob("*.json") if p.parent.name != "replay")
+# test_providers_replay.py; files directly under ``tests/data`` (model names, the peers' test
+# vectors) are not provider fixtures.
+FILES = sorted(p for p in DATA.rglob("*.json") if p.parent.name != "replay" and p.parent != DATA)
 CASES = {_case_id(p): _load(p) for p in FILES}
 RESPONSE_IDS = [cid for cid, case in CASES.items() if "response" in case]
 STREAM_IDS = [cid for cid, case in CASES.items() if "events" in case]

@@ -392,11 +392,13 @@ PresetName = Literal[
 #: Preset name -> the scanner options it fills in.
 PRESETS: dict[str, dict[str, Any]] = {row.name: row.options for row in PRESET_TABLE}
 
-#: Peer parser names (vLLM's and SGLang's reasoning parsers) -> preset names (F1).  A name that
-#: is also a preset's name is that preset.
 PRESET_ALIASES: dict[str, str] = {
     alias: row.name for row in PRESET_TABLE for alias in row.aliases if alias not in PRESETS
 }
+"""Peer parser names -> preset names (docs/behaviour.md#f1): every reasoning-parser name of
+vLLM's registry and SGLang's ``DetectorMap``, as spelled there, maps to the preset of its format.
+A name that is also a preset's own name (``qwen3``, ``minimax``) is that preset, and is not
+listed here."""
 
 #: The preset names, in table order.
 PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
