@@ -3,7 +3,7 @@
     python docs/gen_presets.py > docs/presets.md
 
 The page is generated so that it cannot drift from the table: a test compares the two.  The
-differences from the peer parsers' own test vectors are read from ``tests/data/peer_vectors.json``
+differences from the peer parsers' own test vectors are read from ``tests/scan/peer_vectors.json``
 (the suite's copy of those vectors, each with the reason where thinkparse reads it otherwise).
 """
 
@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT))
 from thinkparse._models import NO_INLINE_REASONING  # noqa: E402
 from thinkparse._presets import PRESET_ALIASES, PRESET_TABLE, PRESETS, TAIL  # noqa: E402
 
-VECTORS = ROOT / "tests" / "data" / "peer_vectors.json"
+VECTORS = ROOT / "tests" / "scan" / "peer_vectors.json"
 
 INTRO = """\
 # Presets: which one fits which model
@@ -169,7 +169,7 @@ def _differences() -> list[str]:
     skipped = data.get("skipped", [])
     out.append(
         f"The suite runs {len(vectors)} text-split cases taken from the reasoning-parser tests of "
-        f"vLLM and SGLang ({per_peer}; `tests/data/peer_vectors.json`, each with its source): "
+        f"vLLM and SGLang ({per_peer}; `tests/scan/peer_vectors.json`, each with its source): "
         f"{agree} give the peer's split exactly; {len(differ)} are read otherwise, for the reasons "
         "below. Each case passes the peer's parser name as `preset=`, with the options that "
         "reproduce the test's request settings, and its stream gives the one-shot result in "

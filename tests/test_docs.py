@@ -172,7 +172,7 @@ def test_api_page_renders_every_public_name(tmp_path: Path) -> None:
 
 def test_presets_page_is_generated() -> None:
     # F1: docs/presets.md is exactly what docs/gen_presets.py writes from the preset table and
-    # tests/data/peer_vectors.json
+    # tests/scan/peer_vectors.json
     spec = importlib.util.spec_from_file_location("gen_presets", ROOT / "docs" / "gen_presets.py")
     assert spec is not None and spec.loader is not None
     gen = importlib.util.module_from_spec(spec)

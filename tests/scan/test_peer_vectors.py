@@ -1,7 +1,7 @@
 """The reference parsers' own test vectors (docs/behaviour.md#f1): every text-split case of vLLM's
 and SGLang's reasoning-parser tests, each with its source, run through the presets.
 
-``tests/data/peer_vectors.json`` holds, for every case, the model output, the chunks the peer's
+``tests/scan/peer_vectors.json`` holds, for every case, the model output, the chunks the peer's
 test streams (if it gives them), the options that reproduce the test's request settings, the
 split the peer's test asserts, thinkparse's split and, where the two differ, a named reason that
 docs/presets.md explains.  The file is data: these tests check that thinkparse still gives the
@@ -29,7 +29,7 @@ from thinkparse import PRESET_ALIASES, split_think
 from thinkparse._presets import PRESETS
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = json.loads((ROOT / "tests" / "data" / "peer_vectors.json").read_text(encoding="utf-8"))
+DATA = json.loads((ROOT / "tests" / "scan" / "peer_vectors.json").read_text(encoding="utf-8"))
 VECTORS: list[dict[str, Any]] = DATA["vectors"]
 REASONS: dict[str, str] = DATA["reasons"]
 IDS = [f"{i:04d}-{v['peer']}-{v['parser']}" for i, v in enumerate(VECTORS)]
