@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Optional
 
@@ -19,6 +21,9 @@ import thinkparse._scanner_py as scanner_py
 from thinkparse._env import REQUIRE_EXTENSIONS, flag
 
 REQUIRE_COMPILED = flag(REQUIRE_EXTENSIONS)
+
+# The helpers every folder shares (servers, fixtures, rule tables) live in tests/support/.
+sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 
 # LiteLLM fetches its model cost map over the network at import unless told not to; the suite
 # runs offline (the integration tests and the API page import it).

@@ -6,8 +6,8 @@ Per-character time at 400 K characters against 40 K, for every shape of
 other processes cannot fail the test; a real quadratic path fails every time.
 
 The timing test is marked ``slow``: deselected by default, run once by ``.ci/run`` in a step of
-its own.  ``tests/test_linear_costs.py`` counts parse()'s Python steps on the same shapes, which
-no machine load can disturb.
+its own.  ``tests/scan/test_linear_costs.py`` counts parse()'s Python steps on the same shapes,
+which no machine load can disturb.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from types import ModuleType
 
 import pytest
 
-BENCH = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_html.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_html.py"
 
 
 def _bench() -> ModuleType:

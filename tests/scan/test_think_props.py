@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_think_rules import one_shot
+from think_cases import one_shot
 
 import thinkparse._scanner_py as scanner_py
 from thinkparse import split_think

@@ -216,7 +216,7 @@ def test_to_dict_is_the_cli_record() -> None:
 
 # --- hardening --------------------------------------------------------------------------------
 # Timing ratios, marked slow (run once by .ci/run, in a step of their own); CPU time of this
-# thread, so waiting for a shared processor does not count.  tests/test_linear_costs.py checks
+# thread, so waiting for a shared processor does not count.  tests/scan/test_linear_costs.py checks
 # the same streams by counting allocated bytes and Python steps.
 def _elapsed(fn: Any) -> float:
     best = float("inf")

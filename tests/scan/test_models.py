@@ -20,7 +20,7 @@ from thinkparse._presets import PRESET_TABLE, PRESETS
 # (name as users meet it, preset): Hugging Face ids with and without the organisation,
 # quantised and converted repositories, Ollama tags, OpenRouter / LiteLLM / Bedrock ids, dated
 # snapshots; and near misses (F5).
-_DATA = json.loads((Path(__file__).resolve().parent / "scan" / "model_names.json").read_text(
+_DATA = json.loads((Path(__file__).resolve().parent / "model_names.json").read_text(
     encoding="utf-8"))
 NAMES: list[tuple[str, Optional[str]]] = [(r["name"], r["preset"]) for r in _DATA["names"]]
 

@@ -1,22 +1,16 @@
-"""Rule tables for the ``<think>`` scanner (docs/behaviour.md#t1, rules T1-T10).
-
-Every row gives a text, the options and the exact ``(visible, reasoning)`` that the rules
-produce; the values are derived from docs/behaviour.md, rule by rule.  Each row runs through
-``split_think`` (the active implementation) and through a one-shot feed + close of both
-scanner implementations.  ``tests/test_think_stream.py`` feeds the same rows in every chunking
-(S1).
+"""The rule tables of the ``<think>`` scanner (docs/behaviour.md#t1, rules T1-T10), shared by
+the scan tests: every row gives a text, the options and the exact ``(visible, reasoning)`` that the
+rules produce.  ``tests/scan/test_think_rules.py`` runs them one-shot, ``test_think_stream.py`` in
+every chunking (S1), ``test_think_api.py`` through the public functions.
 
 Rows marked ``# ambiguous:`` rest on one reading of a sentence that admits another; the comment
 gives the reading chosen.
 """
 
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple, Optional
-
-import pytest
-
-from thinkparse import Split, split_think, strip_think
 
 
 class Case(NamedTuple):
@@ -521,23 +515,3 @@ T10 = [
 ]
 
 
-def _ids(cases: list[Case]) -> list[str]:
-    return [c.id for c in cases]
-
-
-def test_case_ids_unique() -> None:
-    ids = _ids(ALL_CASES + T10)
-    assert len(ids) == len(set(ids))
-
-
-@pytest.mark.parametrize("c", ALL_CASES + T10, ids=_ids(ALL_CASES + T10))
-def test_split_think(c: Case) -> None:
-    # behaviour.md#t1: split_think (active implementation) gives the rule's result
-    assert split_think(c.text, **c.options) == Split(c.visible, c.reasoning)
-    assert strip_think(c.text, **c.options) == c.visible
-
-
-@pytest.mark.parametrize("c", ALL_CASES, ids=_ids(ALL_CASES))
-def test_one_shot(scanner_cls: Any, c: Case) -> None:
-    # behaviour.md#t1 + S1: one feed of the whole text, then close(), on each implementation
-    assert one_shot(scanner_cls, c.text, c.options) == (c.visible, c.reasoning)

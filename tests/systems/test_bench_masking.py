@@ -10,7 +10,7 @@ import pytest
 
 from thinkparse import mask_secrets
 
-BENCH_DIR = Path(__file__).resolve().parent.parent / "benchmarks"
+BENCH_DIR = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 def test_bench_masking_functions_run(monkeypatch: pytest.MonkeyPatch) -> None:  # D2

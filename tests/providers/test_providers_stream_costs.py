@@ -2,7 +2,7 @@
 
 Costs are compared as ratios within one run (CPU time of this thread), never as absolute times;
 the timing test is marked ``slow`` (run once by ``.ci/run``, in a step of its own), and
-``tests/test_linear_costs.py`` counts the bytes the same events allocate instead.
+``tests/scan/test_linear_costs.py`` counts the bytes the same events allocate instead.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Optional
 
 import pytest
-from test_think_rules import ALL_CASES, MAGISTRAL, SIR, Case, one_shot
+from think_cases import ALL_CASES, MAGISTRAL, SIR, Case, one_shot
 
 from thinkparse import Delta, split_think
 

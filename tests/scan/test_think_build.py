@@ -12,7 +12,7 @@ import pytest
 
 from thinkparse import _env
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 _BLOCK_COMPILED = """
 import sys

@@ -11,9 +11,9 @@ Two counts stand in for time:
 
 For ten times the input a linear path counts about 10x, a quadratic one about 100x; the bound
 is :data:`MAX_GROWTH`.  What the counts cannot see -- quadratic work inside one C call on a whole
-text -- is left to the wall-clock ratios marked ``slow`` (``tests/test_think_growth.py``,
-``tests/test_reasoning_linear.py``, ``tests/test_providers_stream_costs.py``,
-``tests/test_providers_options.py``), which ``.ci/run`` runs once, in a step of their own.
+text -- is left to the wall-clock ratios marked ``slow`` (``tests/scan/test_think_growth.py``,
+``tests/scan/test_reasoning_linear.py``, ``tests/providers/test_providers_stream_costs.py``,
+``tests/providers/test_providers_options.py``), which ``.ci/run`` runs once, in a step of their own.
 """
 
 from __future__ import annotations
@@ -235,7 +235,7 @@ def test_harmony_steps_grow_linearly() -> None:
 
 # --- R7, R8: parse() on the adversarial shapes of benchmarks/bench_html.py ----------------------
 def _bench_html() -> ModuleType:
-    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_html.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_html.py"
     spec = importlib.util.spec_from_file_location("bench_html", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator
 from typing import Any, Optional
 
 import pytest
-from test_think_rules import ALL_CASES, KIMI_CLOSE, KIMI_OPEN, one_shot
+from think_cases import ALL_CASES, KIMI_CLOSE, KIMI_OPEN, one_shot
 
 import thinkparse
 import thinkparse._scanner_py as scanner_py

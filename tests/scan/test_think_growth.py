@@ -1,8 +1,8 @@
 """S6: the cost of a text grows linearly with its length, however it is chunked.
 
 The timing test is marked ``slow``: deselected by default, run once by ``.ci/run`` in a step of
-its own.  ``tests/test_linear_costs.py`` checks the same shapes by counting (bytes allocated per
-feed, Python steps), which no machine load can disturb.
+its own.  ``tests/scan/test_linear_costs.py`` checks the same shapes by counting (bytes allocated
+per feed, Python steps), which no machine load can disturb.
 
 Times are CPU time of the test thread (waiting for a shared processor does not count),
 compared as ratios inside one run (never absolute): the per-character cost of a text
