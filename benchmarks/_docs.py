@@ -20,6 +20,7 @@ from typing import Callable
 
 __all__ = [
     "ADVERSARIAL",
+    "ZOO_ADVERSARIAL",
     "marker_spacing",
     "realistic_document",
     "split_chunks",
@@ -261,6 +262,25 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
     # Whitespace held back: before the first visible character (T8) and a block's trailing run.
     "'\\n' x n, leading": lambda n: "\n" * n,
     "'\\n' x n, in a block": lambda n: ("<think>a" + "\n" * n)[:n],
+}
+
+#: Adversarial inputs of the zoo options (F2, F3, F4), each ``name -> (generator, options)``:
+#: floods of partial terminators and answer markers, held whitespace before a possible closer.
+ZOO_ADVERSARIAL: dict[str, tuple[Callable[[int], str], dict[str, object]]] = {
+    "'<tool_call' x n in a block": (
+        lambda n: _repeat("<tool_call", n, prefix="<think>"), {"terminators": ("<tool_call>",)}),
+    "'<tool_call' x n, implicit block": (
+        lambda n: _repeat("<tool_call", n),
+        {"terminators": ("<tool_call>",), "start_in_reasoning": True}),
+    "'<answer' x n": (lambda n: _repeat("<answer", n, prefix="x "),
+                      {"answer": (("<answer>", "</answer>"),)}),
+    "'<answer> a </answer>' x n": (lambda n: _repeat("<answer> a </answer>", n),
+                                    {"answer": (("<answer>", "</answer>"),)}),
+    "' \\n' x n after an answer": (lambda n: _repeat(" \n", n, prefix="x"),
+                                   {"answer": (("<answer>", "</answer>"),)}),
+    "'<' x n, every option": (
+        lambda n: "<" * n,
+        {"terminators": ("<tool_call>",), "answer": (("<answer>", "</answer>"),)}),
 }
 
 

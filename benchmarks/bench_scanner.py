@@ -45,11 +45,15 @@ from typing import IO, Any, Callable, Optional, Sequence
 import _docs
 
 SGLANG_MISSING = "sglang not installed"
-GROWTH_INPUTS = ("realistic", *_docs.ADVERSARIAL)
+GROWTH_INPUTS = ("realistic", *_docs.ADVERSARIAL, *_docs.ZOO_ADVERSARIAL)
+#: The preset of the zoo rows: one with terminators and answer wrappers (F2, F3).
+ZOO_PRESET = "hunyuan"
 
 # Targets of behaviour.md#performance.
 TARGET_VS_SGLANG = {"python": 6.0, "cython": 25.0}
 TARGET_VS_MEMCHR = {"realistic": 0.1, "tag-free prose": 0.5}
+#: split_think on 10 MB with terminators and answer wrappers (the zoo issue's floor).
+TARGET_ZOO_VS_MEMCHR = 0.15
 TARGET_GROWTH = 2.0
 TARGET_CHUNK = 4
 
@@ -471,8 +475,10 @@ def _size_label(n: int) -> str:
     return str(n)
 
 
-def _outputs(cls: Any, chunks: Sequence[str]) -> tuple[str, str]:
-    scanner = cls()
+def _outputs(
+    cls: Any, chunks: Sequence[str], options: Optional[dict[str, Any]] = None
+) -> tuple[str, str]:
+    scanner = cls(**(options or {}))
     deltas = [scanner.feed(chunk) for chunk in chunks]
     deltas.append(scanner.close())
     return "".join(d[0] for d in deltas), "".join(d[1] for d in deltas)
@@ -533,6 +539,7 @@ def bench_stream(
     chunk_sizes: Sequence[int] = (1, 4, 16, 65536),
     repeats: int = 15,
     peer: Optional[PeerWorker] = None,
+    options: Optional[dict[str, Any]] = None,
 ) -> Table:
     """Section 1 (and 2): ns per ``feed()`` call at several chunk sizes, SGLang alongside.
 
@@ -542,6 +549,7 @@ def bench_stream(
         chunk_sizes: chunk lengths to cut it into.
         repeats: rounds per chunk size (the minimum is kept).
         peer: a running SGLang worker, or ``None`` / a skipped one.
+        options: the scanner options (``None``: the defaults).
 
     Returns:
         The table, with a verdict per implementation at 4-character chunks when SGLang ran.
@@ -556,15 +564,16 @@ def bench_stream(
     headers += [f"vs sglang: {n}" for n in names]
     table = Table(
         f"1. ThinkScanner.feed, realistic {n_chars:,}-character stream "
-        f"(marker every {_docs.marker_spacing(doc):.0f} chars), default options",
+        f"(marker every {_docs.marker_spacing(doc):.0f} chars), "
+        + (f"options {options}" if options else "default options"),
         headers,
     )
     for size in chunk_sizes:
         chunks = _docs.split_chunks(doc, size)
         contenders: dict[str, Callable[[], int]] = {
-            name: functools.partial(time_stream, cls, chunks) for name, cls in impls
+            name: functools.partial(time_stream, cls, chunks, options) for name, cls in impls
         }
-        key = f"stream-{size}"
+        key = f"stream-{size}-{bool(options)}"
         if live_peer is not None:
             summary = live_peer.load(key, chunks)
             contenders["sglang"] = functools.partial(live_peer.run, key)
@@ -590,7 +599,10 @@ def bench_stream(
                 ratio = per_call["sglang"] / per_call[name]
                 if size == TARGET_CHUNK:
                     verdict = Verdict(
-                        f"{name} vs sglang, {size}-char chunks", ratio, TARGET_VS_SGLANG[name]
+                        f"{name} vs sglang, {size}-char chunks"
+                        + (f", {options}" if options else ""),
+                        ratio,
+                        TARGET_VS_SGLANG[name],
                     )
                     table.verdicts.append(verdict)
                     row.append(verdict.cell())
@@ -602,14 +614,14 @@ def bench_stream(
     if live_peer is None:
         reason = peer.skipped if peer is not None else "no --peer-python given"
         table.notes.append(f"sglang column skipped: {reason}")
-    reference = _outputs(impls[0][1], [doc]) if impls else ("", "")
+    reference = _outputs(impls[0][1], [doc], options) if impls else ("", "")
     table.notes.append(
         f"thinkparse released {len(reference[1]):,} reasoning + {len(reference[0]):,} visible "
         "characters"
     )
     for name, cls in impls:
         for size in chunk_sizes:
-            if _outputs(cls, _docs.split_chunks(doc, size)) != reference:
+            if _outputs(cls, _docs.split_chunks(doc, size), options) != reference:
                 table.notes.append(
                     f"WARNING: {name} at {size}-char chunks differs from the one-shot result"
                 )
@@ -651,6 +663,9 @@ def bench_one_shot(
         for name, cls in impls:
             runs[name] = functools.partial(time_one_shot, cls, text)
         runs["split_think"] = functools.partial(time_call, thinkparse.split_think, text)
+        runs["split_think zoo"] = functools.partial(
+            time_call, functools.partial(thinkparse.split_think, preset=ZOO_PRESET), text
+        )
         # Every contender starts with the text out of the caches (a document just read or
         # received): on a machine whose last-level cache holds the whole text, a warm memchr
         # measures the cache's bandwidth instead of memory's. The warm memchr is shown too.
@@ -669,16 +684,20 @@ def bench_one_shot(
         ]
         labels += [(name, f"{name}: feed(text) + close()") for name, _ in impls]
         labels.append(("split_think", f"split_think (active: {active})"))
+        labels.append(("split_think zoo", f"split_think, preset={ZOO_PRESET!r} (F2, F3)"))
         for key, label in labels:
             ns = best[key]
             ratio = best["memchr"] / ns
-            compiled = key == "cython" or (key == "split_think" and active == "cython")
+            compiled = key == "cython" or (key.startswith("split_think") and active == "cython")
             if key == "memchr":
                 cell = "1 (baseline)"
             elif key == "memchr (warm)":
                 cell = f"{ratio:.2f}x (not the baseline)"
             elif compiled:
-                verdict = Verdict(f"{label}, {doc_name}", ratio, TARGET_VS_MEMCHR[doc_name])
+                target = TARGET_VS_MEMCHR[doc_name]
+                if key == "split_think zoo":
+                    target = TARGET_ZOO_VS_MEMCHR
+                verdict = Verdict(f"{label}, {doc_name}", ratio, target)
                 table.verdicts.append(verdict)
                 cell = verdict.cell()
             else:
@@ -745,9 +764,13 @@ def bench_growth(
         ],
     )
     for input_name in inputs:
-        gen = (
-            _docs.realistic_document if input_name == "realistic" else _docs.ADVERSARIAL[input_name]
-        )
+        options: dict[str, Any] = {}
+        if input_name == "realistic":
+            gen = _docs.realistic_document
+        elif input_name in _docs.ZOO_ADVERSARIAL:
+            gen, options = _docs.ZOO_ADVERSARIAL[input_name]
+        else:
+            gen = _docs.ADVERSARIAL[input_name]
         texts = {n: gen(n) for n in (small, large)}
         for mode in (f"chunked {chunk}", "whole"):
             payloads = {
@@ -756,7 +779,10 @@ def bench_growth(
             }
             for name, cls in impls:
                 best = interleaved_min(
-                    {str(n): functools.partial(time_stream, cls, payloads[n]) for n in texts},
+                    {
+                        str(n): functools.partial(time_stream, cls, payloads[n], options)
+                        for n in texts
+                    },
                     repeats,
                     budget_s,
                 )
@@ -868,10 +894,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if peer.skipped == SGLANG_MISSING:
             print(f"\nskipped: {SGLANG_MISSING} (in {args.peer_python})", flush=True)
         try:
-            tables.append(bench_stream(impls, repeats=5 if args.quick else 15, peer=peer))
+            for options in (None, {"preset": ZOO_PRESET}):
+                tables.append(
+                    bench_stream(impls, repeats=5 if args.quick else 15, peer=peer,
+                                 options=options)
+                )
+                print("\n" + tables[-1].render(), flush=True)
         finally:
             peer.close()
-        print("\n" + tables[-1].render(), flush=True)
     if 3 in sections:
         tables.append(bench_one_shot(impls, repeats=3 if args.quick else 15))
         print("\n" + tables[-1].render(), flush=True)

@@ -244,7 +244,7 @@ cdef struct Tables:
     int *pair_cands
     tp_charset visible_cs, plain_cs, implicit_cs, closer_cs, span_cs, lf_cs, backtick_cs, tilde_cs
     tp_charset *pair_cs
-    bint code_aware, answer
+    bint code_aware
     Py_ssize_t tent_cap
 
 
@@ -277,8 +277,9 @@ cdef class _Plan:
         for kind, text, p in cfg.candidates:
             prefs.append(text if kind < TAG_OPEN else ("<" if kind == TAG_OPEN else "</") + text)
         terms = list(cfg.terminators)
-        closers = [close for _, close in cfg.pairs]
-        implicit = [i for pair in cfg.pairs for i in pair] + terms
+        closers = list(cfg.closers)
+        implicit = [i for (open_, _), close in zip(cfg.pairs, closers) for i in (open_, close)]
+        implicit += terms
         pair_sets = []
         for close in closers:
             pair_sets += [close] + terms
@@ -329,7 +330,6 @@ cdef class _Plan:
         _cs_init(&self.tables.backtick_cs, "`")
         _cs_init(&self.tables.tilde_cs, "~")
         self.tables.code_aware = cfg.code_aware
-        self.tables.answer = cfg.answer
         self.tables.tent_cap = cfg.max_tentative
 
     def __dealloc__(self):
@@ -421,7 +421,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         Py_ssize_t _line_spaces
         list _lead_ws
         # answer wrappers (F3): whitespace dropped after an opener, a trailing run held
-        bint _ans_lead
+        bint _ans_open, _ans_lead
         list _ans_ws
         # the visible run released by this call, as a slice not yet copied
         object _pending_text
@@ -516,6 +516,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         self._line_start = True
         self._line_spaces = 0
         self._lead_ws = []
+        self._ans_open = False
         self._ans_lead = False
         self._ans_ws = []
         self._pending_text = None
@@ -583,9 +584,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         if self._fast and PyUnicode_CheckExact(chunk):
             n = PyUnicode_GET_LENGTH(chunk)
             if tp_find(PyUnicode_DATA(chunk), PyUnicode_KIND(chunk), 0, n,
-                       &self._tables.plain_cs) == n and not (
-                    self._tables.answer and n and Py_UNICODE_ISSPACE(
-                        PyUnicode_READ(PyUnicode_KIND(chunk), PyUnicode_DATA(chunk), n - 1))):
+                       &self._tables.plain_cs) == n:
                 if n:
                     self._fed += n
                     self._last_was_lf = False
@@ -614,7 +613,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
                 self._run(<str>chunk, 0, False)
             delta = self._result(self._vis_out(), self._out(self._out_reasoning))
             self._fast = (self._mode == M_VIS and self._produced and not self._held_parts
-                          and not self._ans_lead and not self._ans_ws)
+                          and not self._ans_open)
         finally:
             self._busy = False
         return delta
@@ -1079,7 +1078,7 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         """Release visible ``w[a:b]``: leading-whitespace rule (T8), answer wrappers'
         whitespace (F3), line start (T5)."""
         cdef Py_UCS4 c
-        if self._tables.answer:
+        if self._ans_open:
             return self._emit_answer(w, a, b)
         if a < b and self._produced and self._pending_text is w and self._pending_end == a:
             # The common case: the pending run grows.
@@ -1104,9 +1103,9 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         return 0
 
     cdef int _emit_answer(self, str w, Py_ssize_t a, Py_ssize_t b) except -1:
-        """Visible text where answer wrappers are configured (F3): whitespace right after a
-        wrapper's opener is dropped, and a trailing whitespace run is held (once a visible
-        character was produced) until non-whitespace follows; a closer drops it."""
+        """Visible text inside an answer wrapper (F3): whitespace right after the opener is
+        dropped, and a trailing whitespace run is held (once a visible character was produced)
+        until non-whitespace follows; the closer drops it."""
         cdef int kind = PyUnicode_KIND(w)
         cdef void *data = PyUnicode_DATA(w)
         cdef Py_ssize_t a0 = a, e
@@ -1296,9 +1295,9 @@ Incremental ``<think>``-style tag extractor (docs/behaviour.md, T1-T10 and S1-S7
         if k == ANS_OPEN or k == ANS_CLOSE:  # F3: only tried in visible text
             self._consumed(-1)
             if k == ANS_OPEN:
-                self._ans_lead = True
-            else:
-                self._ans_lead = False
+                self._ans_open = self._ans_lead = True
+            elif self._ans_open:
+                self._ans_open = self._ans_lead = False
                 del self._ans_ws[:]
             return length
         pair_set = &self._tables.pair_cands[pair * npair_set]

@@ -280,7 +280,7 @@ PRESET_TABLE: tuple[Preset, ...] = (
        (f"{S}: _PoolsideV1Detector, thinking opt-in (enable_thinking defaults off)",
         f"{V} poolside_v1_reasoning_parser.py@055e47c2: the DeepSeek-V3 reading")),
     _p("apriel", {"delimiters": (("Here are my reasoning steps:", "[BEGIN FINAL RESPONSE]"),),
-                  "start_in_reasoning": True,
+                  "start_in_reasoning": True, "terminators": ("[BEGIN FINAL RESPONSE]",),
                   "answer": (("[BEGIN FINAL RESPONSE]", "[END FINAL RESPONSE]"),)},
        "ServiceNow Apriel Thinker", (), (rf"apriel-[a-z0-9.-]*thinker{T}",),
        ("Apriel-1.6-15b-Thinker chat template: the prompt ends with 'Here are my reasoning "

@@ -198,7 +198,6 @@ class _Plan:
     """The read-only tables of one option set, shared by every scanner created with it."""
 
     __slots__ = (
-        "answer",
         "cand_kind",
         "cand_pair",
         "cand_text",
@@ -228,13 +227,13 @@ class _Plan:
         # closer, and the terminators, F2); a block once no echo is possible (every closer);
         # a block opened by pair p (its closer).
         self.visible_cands = cfg.visible
-        pair_ids = tuple(i for pair in cfg.pairs for i in pair)
+        pair_ids = tuple(i for (open_, _), close in zip(cfg.pairs, cfg.closers)
+                         for i in (open_, close))
         self.implicit_cands = pair_ids + terms
-        self.closer_cands = tuple(close for _, close in cfg.pairs) + terms
-        self.pair_cands = tuple((close, *terms) for _, close in cfg.pairs)
+        self.closer_cands = cfg.closers + terms
+        self.pair_cands = tuple((close, *terms) for close in cfg.closers)
         self.code_aware = cfg.code_aware
         self.tent_cap = cfg.max_tentative
-        self.answer = cfg.answer
         self.channel = cfg.channel
         self.visible_find = _charclass(cfg.first_chars + ("`~" if cfg.code_aware else ""))
         self.plain_find = _charclass(cfg.first_chars + "<`~\n").search
@@ -300,7 +299,7 @@ class ThinkScanner:
     # The state: the compiled scanner has the same names, with the same meanings.
     __slots__ = (  # noqa: RUF023 - grouped by concern, not sorted
         # configuration (read-only, from the option set's _Plan)
-        "_answer", "_cand_kind", "_cand_pair", "_cand_text", "_closer_cands", "_code_aware",
+        "_cand_kind", "_cand_pair", "_cand_text", "_closer_cands", "_code_aware",
         "_find_cache", "_implicit_cands", "_pair_cands", "_plain_find", "_second_chars",
         "_tent_cap", "_visible_cands", "_visible_find",
         # a channel scanner that reads the whole text instead (F6), or None
@@ -311,7 +310,7 @@ class ThinkScanner:
         # visible text: T8 leading whitespace, T5 line start
         "_last_was_lf", "_lead_dropped", "_lead_ws", "_line_spaces", "_line_start", "_produced",
         # answer wrappers (F3): whitespace dropped after an opener, a trailing run held
-        "_ans_lead", "_ans_ws",
+        "_ans_lead", "_ans_open", "_ans_ws",
         # code (T5)
         "_fence_char", "_fence_indent", "_fence_len", "_fence_phase", "_fence_run",
         "_run_at_line_start", "_run_len", "_span_run",
@@ -362,7 +361,6 @@ class ThinkScanner:
         self._implicit_cands = plan.implicit_cands
         self._closer_cands = plan.closer_cands
         self._pair_cands = plan.pair_cands
-        self._answer = plan.answer
         self._code_aware = plan.code_aware
         self._tent_cap = plan.tent_cap
         self._visible_find = plan.visible_find
@@ -382,6 +380,7 @@ class ThinkScanner:
         self._last_was_lf = False
         self._line_start = True
         self._line_spaces = 0
+        self._ans_open = False
         self._ans_lead = False
         self._ans_ws: list[str] = []
         # code state
@@ -445,7 +444,7 @@ class ThinkScanner:
             fast = self._fast
         except AttributeError:
             raise RuntimeError(NOT_INITIALISED) from None
-        if fast and type(chunk) is str and not (self._answer and chunk and chunk[-1].isspace()):
+        if fast and type(chunk) is str:
             if self._plain_find(chunk) is None:
                 # S7: nothing held, plain visible text, nothing that could matter in the chunk.
                 if chunk:
@@ -486,7 +485,7 @@ class ThinkScanner:
                     self._tent_parts.append(chunk)
                     self._tent_len += n
                     return EMPTY_DELTA
-            elif mode == _FENCE and "\n" not in chunk and not self._answer:
+            elif mode == _FENCE and "\n" not in chunk and not self._ans_open:
                 if self._fence_phase == _F_LS and chunk and chunk[0] not in (" ", self._fence_char):
                     self._fence_phase = _F_INFO  # the line cannot close the fence
                 if self._fence_phase == _F_INFO:
@@ -501,7 +500,7 @@ class ThinkScanner:
                 and not self._span_run
                 and "`" not in chunk
                 and "\n" not in chunk
-                and not self._answer
+                and not self._ans_open
             ):
                 # Inside a span the line already has a backtick: never at line start (T5).
                 if chunk:
@@ -544,8 +543,7 @@ class ThinkScanner:
                 self._mode == _VIS
                 and self._produced
                 and not self._held_parts
-                and not self._ans_lead
-                and not self._ans_ws
+                and not self._ans_open
             )
             self._lite = not self._held_parts
         finally:
@@ -851,16 +849,16 @@ class ThinkScanner:
         line-start tracking (T5)."""
         if not s:
             return
-        if self._answer:
+        if self._ans_open:
             self._out_answer(s)
         else:
             self._out_vis(s)
         self._emit_line_state(s)
 
     def _out_answer(self, s: str) -> None:
-        """Visible text where answer wrappers are configured (F3): whitespace right after a
-        wrapper's marker is dropped, and a trailing whitespace run is held (once a visible
-        character was produced) until non-whitespace follows; a closer drops it."""
+        """Visible text inside an answer wrapper (F3): whitespace right after the opener is
+        dropped, and a trailing whitespace run is held (once a visible character was produced)
+        until non-whitespace follows; the closer drops it."""
         if self._ans_lead:
             t = s.lstrip()
             if not t:
@@ -1012,9 +1010,9 @@ class ThinkScanner:
         if kind in (ANS_OPEN, ANS_CLOSE):  # F3: only tried in visible text
             self._consumed(-1)
             if kind == ANS_OPEN:
-                self._ans_lead = True
-            else:
-                self._ans_lead = False
+                self._ans_open = self._ans_lead = True
+            elif self._ans_open:
+                self._ans_open = self._ans_lead = False
                 self._ans_ws.clear()
             return length
         opener = kind in (LIT_OPEN, TAG_OPEN)

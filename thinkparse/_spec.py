@@ -147,8 +147,9 @@ class Config(NamedTuple):
     visible: tuple[int, ...] = ()
     #: The terminators' candidate indices (F2), tried inside blocks after the closers.
     terminators: tuple[int, ...] = ()
-    #: Whether answer wrappers are configured (F3).
-    answer: bool = False
+    #: Per pair, the candidate that ends its block: its closer, or the terminator written the
+    #: same way (such a closer is a terminator, F2).
+    closers: tuple[int, ...] = ()
     #: A channel scanner that reads this format instead of the tag scanner (F6), by name
     #: (:data:`CHANNEL_SCANNERS`); ``None`` for the tag scanner.
     channel: Optional[str] = None
@@ -525,12 +526,19 @@ def _resolve(
     for w, (open_, close) in enumerate(wrappers):
         visible += [len(candidates), len(candidates) + 1]
         candidates += [(ANS_OPEN, open_, w), (ANS_CLOSE, close, w)]
+    term_of = {candidates[i][1]: i for i in reversed(term_ids)}
+    closers = tuple(
+        term_of.get(candidates[c][1], c) if candidates[c][0] == LIT_CLOSE else c
+        for _, c in pairs
+    )
+    # A closer that is a terminator is ordinary text outside reasoning, as terminators are.
+    visible = [i for i in visible if candidates[i][0] != LIT_CLOSE or i in closers]
     first = "".join(sorted({
         candidates[i][1][0] if candidates[i][0] < TAG_OPEN else "<" for i in visible
     }))
     return Config(
         tuple(candidates), tuple(pairs), start, code, cap, first, tuple(visible),
-        tuple(term_ids), bool(wrappers), None,
+        tuple(term_ids), closers, None,
     )
 
 

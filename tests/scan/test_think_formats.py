@@ -189,7 +189,7 @@ F3_CASES = [
     ("text-after", "<answer>\n 4 \n</answer>\n", ANS, "4\n", None, None),
     ("inside-prose", "x <answer> y </answer> z", ANS, "x y z", None, None),
     ("unclosed-opener", "<answer>\n4\n", ANS, "4\n", None, None),
-    ("lone-closer", "4 \n</answer>", ANS, "4", None, None),
+    ("lone-closer", "4 \n</answer>", ANS, "4 \n", None, None),
     ("leading-ws", "  <answer>4</answer>", ANS, "4", None, None),
     ("in-span", "`<answer>` x", ANS, "`<answer>` x", None, None),
     ("in-fence", "```\n<answer>\n```", ANS, "```\n<answer>\n```", None, None),
@@ -224,17 +224,16 @@ def test_answer_wrappers(scanner_cls: Any, case_id: str, text: str, options: dic
 
 
 def test_answer_trailing_whitespace_is_held(scanner_cls: Any) -> None:
-    # F3, S2: with answer wrappers, a visible trailing whitespace run waits for what follows
+    # F3, S2: inside an answer wrapper, a trailing whitespace run waits for what follows
     sc = scanner_cls(**ANS)
-    assert tuple(sc.feed("4 ")) == ("4", "")
+    assert tuple(sc.feed("<answer> 4 ")) == ("4", "")
     assert tuple(sc.feed(" 5")) == ("  5", "")
     assert tuple(sc.feed(" ")) == ("", "")
     assert tuple(sc.close()) == (" ", "")
     sc = scanner_cls(**ANS)
-    text = "x"
-    assert sc.feed(text) == ("x", "")
-    chunk = "plain text"
-    assert sc.feed(chunk).visible is chunk  # S7 still returns the very chunk
+    assert sc.feed("x") == ("x", "")
+    chunk = "plain text "
+    assert sc.feed(chunk).visible is chunk  # S7: outside a wrapper, the very chunk
 
 
 @pytest.mark.parametrize(("bad", "message"), [
