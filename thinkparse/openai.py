@@ -20,9 +20,14 @@ Decisions where the rules are silent:
   ``chat.completions.create`` is rewritten (``with_raw_response``, ``.stream()``,
   ``.parse()`` and the Responses API are the client's own).  Each call has its own scanners, so
   concurrent calls are safe.
-* **Options.**  ``think_options`` given to ``wrap`` apply to every call.  Without them, each
-  call uses the preset of its request's ``model`` (``preset_for_model``, P13), else the defaults
-  (``<think>`` tags, content starting outside a block).  Plain and streamed results use the same
+* **Options.**  ``think_options`` given to ``wrap`` apply to every call (``terminators``,
+  ``answer`` and ``prompt`` included, F2-F4; ``unclosed`` is not taken: plain and streamed results
+  use the same options).  Without them, each call uses the preset of its request's ``model``
+  (``preset_for_model``, F5), else the defaults (``<think>`` tags, content starting outside a
+  block).  A request that turns the template's thinking off
+  (``extra_body={"chat_template_kwargs": {"enable_thinking": False}}``, or ``"thinking"``), as
+  servers read it, makes the output start outside reasoning even where the model's preset opens
+  the block: the template then wrote a closed block.  Plain and streamed results use the same
   options (no ``"auto"``), so the same server output gives the same split in both modes.
 * **Plain results.**  Each choice's ``message.content`` goes through ``split_think``:
   ``content`` becomes the visible text and, when a block was found, ``reasoning_content`` the
@@ -59,7 +64,12 @@ __all__ = ["wrap"]
 
 ClientT = TypeVar("ClientT")
 
-_OPTIONS = ("tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset")
+_OPTIONS = (
+    "tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset",
+    "terminators", "answer", "prompt",
+)
+#: ``chat_template_kwargs`` keys with which requests switch a template's thinking on or off.
+_THINKING_SWITCHES = ("enable_thinking", "thinking")
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
@@ -97,7 +107,22 @@ def _options_for(fixed: Optional[dict[str, Any]], kwargs: dict[str, Any]) -> dic
         return fixed
     model = kwargs.get("model")
     preset = preset_for_model(model) if isinstance(model, str) else None
-    return {} if preset is None else {"preset": preset}
+    if preset is None:
+        return {}
+    if _thinking_off(kwargs):
+        # The template wrote a closed block (or none): the output starts as the answer.
+        return {"preset": preset, "start_in_reasoning": False}
+    return {"preset": preset}
+
+
+def _thinking_off(kwargs: dict[str, Any]) -> bool:
+    """Whether the request turned the template's thinking off (``chat_template_kwargs``
+    ``enable_thinking`` or ``thinking`` false, given in ``extra_body``)."""
+    body = kwargs.get("extra_body")
+    switches = body.get("chat_template_kwargs") if isinstance(body, dict) else None
+    if not isinstance(switches, dict):
+        return False
+    return any(switches.get(name) is False for name in _THINKING_SWITCHES)
 
 
 def _split_message(response: Any, options: dict[str, Any]) -> Any:
@@ -283,8 +308,10 @@ def wrap(client: ClientT, /, **think_options: Any) -> ClientT:
         client: an ``openai.OpenAI`` or ``openai.AsyncOpenAI`` client (or a subclass, such as
             ``AzureOpenAI``).
         **think_options: ``tags``, ``delimiters``, ``start_in_reasoning``, ``code_aware``,
-            ``max_tentative``, ``preset`` for every call; without them each call uses the
-            preset of its ``model`` (``preset_for_model``), else the defaults.
+            ``max_tentative``, ``preset``, ``terminators``, ``answer``, ``prompt`` for every
+            call; without them each call uses the preset of its ``model``
+            (``preset_for_model``), starting outside reasoning when the request turns the
+            template's thinking off, else the defaults.
 
     Returns:
         A client of the same class, sharing the connection pool, whose

@@ -401,3 +401,46 @@ def test_copies_stay_wrapped(vllm: VLLMServer) -> None:
         assert copy.timeout == 5.0 or copy.max_retries == 0
         msg = copy.chat.completions.create(model="m", messages=MSG).choices[0].message
         assert (msg.content, msg.reasoning_content) == ("The answer is 4.", "plan A, then B")
+
+
+# --- the zoo options (F2-F5) ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("model", "options", "extra", "text", "visible", "reasoning"),
+    [
+        # F5: Qwen3.5's template opens the block; F2: the tool call ends it and stays
+        ("Qwen/Qwen3.5-27B", {}, None, "plan<tool_call>{}</tool_call>",
+         "<tool_call>{}</tool_call>", "plan"),
+        # the request turned thinking off: the template wrote a closed block (W3)
+        ("Qwen/Qwen3.5-27B", {}, {"chat_template_kwargs": {"enable_thinking": False}},
+         "The answer.", "The answer.", None),
+        ("deepseek-ai/DeepSeek-V4-Flash", {}, {"chat_template_kwargs": {"thinking": False}},
+         "The answer.", "The answer.", None),
+        ("Qwen/Qwen3.5-27B", {}, {"chat_template_kwargs": {"enable_thinking": True}},
+         "plan</think>ok", "ok", "plan"),
+        # F3 and F4 given to wrap()
+        ("m", {"answer": [("<answer>", "</answer>")]}, None, "<think>p</think><answer> 4 </answer>",
+         "4", "p"),
+        ("m", {"prompt": "<|im_start|>assistant\n<think>\n"}, None, "p</think>a", "a", "p"),
+        ("m", {"terminators": ["<tool_call>"], "start_in_reasoning": True}, None,
+         "p<tool_call>x", "<tool_call>x", "p"),
+    ],
+)
+def test_zoo_options(vllm: VLLMServer, model: str, options: dict[str, Any],
+                     extra: Optional[dict[str, Any]], text: str, visible: str,
+                     reasoning: Optional[str]) -> None:
+    # W3, F2-F5: plain and streamed alike
+    vllm.pieces = [[text[:3], text[3:]]]
+    client = wrap(_client(vllm), **options)
+    kwargs: dict[str, Any] = {"model": model, "messages": MSG}
+    if extra is not None:
+        kwargs["extra_body"] = extra
+    chunks = list(client.chat.completions.create(stream=True, **kwargs))
+    assert _joined(chunks) == [(visible, reasoning or "")]
+    msg = client.chat.completions.create(**kwargs).choices[0].message
+    assert (msg.content, getattr(msg, "reasoning_content", None)) == (visible, reasoning)
+
+
+def test_unclosed_is_not_a_wrap_option(vllm: VLLMServer) -> None:
+    # W3: one option set for plain and streamed results; unclosed is one-shot only (F7)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'unclosed'"):
+        wrap(_client(vllm), unclosed="answer")
