@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from .._spec import SEPARATOR
 from ..providers._access import Where, convert, item_map, opt_list, opt_str, readable, shape_error
-from ..providers._chat_fields import details, thinking_text
+from ..providers.openai_chat import details, thinking_text
 from ..scan._think import split_think
 
 
