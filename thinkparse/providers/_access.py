@@ -26,7 +26,8 @@ from __future__ import annotations
 import base64
 import binascii
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Optional, Union
+from operator import itemgetter
+from typing import Any, Optional, Union
 
 from .._errors import ResponseShapeError
 
@@ -276,17 +277,23 @@ def chosen(
 
 
 # --- P5, P12: usage ----------------------------------------------------------------------------
-class Figures(NamedTuple):
-    """The token figures of one usage object (P5, P12); ``None`` where not reported."""
+class Figures(tuple[Optional[int], Optional[int], Optional[int], Optional[int]]):
+    """The token figures of one usage object (P5, P12), ``None`` where not reported:
+    ``Figures((input, output, total, reasoning))``.
 
-    input: Optional[int]
-    """Prompt tokens."""
-    output: Optional[int]
-    """Generated tokens, reasoning included."""
-    total: Optional[int]
-    """Total as reported."""
-    reasoning: Optional[int]
-    """Reasoning tokens as reported."""
+    A named record built as a plain tuple (no Python-level ``__new__``, unlike a NamedTuple):
+    a stream that reports usage builds one per event.
+    """
+
+    __slots__ = ()
+
+    input = property(itemgetter(0), doc="Prompt tokens.")
+    output = property(itemgetter(1), doc="Generated tokens, reasoning included.")
+    total = property(itemgetter(2), doc="Total as reported.")
+    reasoning = property(itemgetter(3), doc="Reasoning tokens as reported.")
+
+    def __repr__(self) -> str:
+        return "Figures(input={!r}, output={!r}, total={!r}, reasoning={!r})".format(*self)
 
 
 def count_figures(
@@ -323,7 +330,7 @@ def count_figures(
                 r = det.get(r_key)
                 if type(r) not in ok:
                     r = opt_int(det, r_key, (where, det_key))
-    return Figures(i, o, t, r)
+    return Figures((i, o, t, r))
 
 
 # --- the kept wire form: unchecked readers and JSON copies (X1, X2) ----------------------------
@@ -350,7 +357,8 @@ def jsonify(v: Any, drop_null: bool = False) -> Any:
     if isinstance(v, (str, bool, int, float)):
         return v
     if isinstance(v, Mapping):
-        return {str(k): jsonify(x, drop_null) for k, x in v.items() if not (drop_null and x is None)}
+        return {str(k): jsonify(x, drop_null) for k, x in v.items()
+                if not (drop_null and x is None)}
     if isinstance(v, (list, tuple)):
         return [jsonify(x, drop_null) for x in v]
     if isinstance(v, (bytes, bytearray)):

@@ -14,7 +14,8 @@ constructors; it is used only while it provably gives the same object as the con
 from __future__ import annotations
 
 from enum import Enum
-from typing import Any, Callable, NamedTuple, Optional
+from operator import itemgetter
+from typing import Any, Callable, Optional
 
 from .._spec import CHARS_PER_TOKEN
 from .._types import Extraction, Usage, tokens_estimate
@@ -28,23 +29,26 @@ HARMONY = "harmony"
 NONE = "none"
 
 
-class Parts(NamedTuple):
-    """Every part of a whole response, as its family's ``read`` finds them."""
+class Parts(tuple[Any, ...]):
+    """Every part of a whole response, as its family's ``read`` finds them: ``Parts((visible,
+    segments, format, redacted, signatures, figures, finish_reason))``.
 
-    visible: str
-    """The answer's text segments, concatenated (P1), before any inline split (P3)."""
-    segments: Optional[list[str]]
-    """Dedicated reasoning, each segment its own (P2); ``None`` or ``[]`` when there is none."""
-    format: str
-    """The format of the dedicated reasoning (P11)."""
-    redacted: bool
-    """Unreadable reasoning is present (P6)."""
-    signatures: Optional[list[str]]
-    """Reasoning signatures in order (``None``: none)."""
-    figures: Optional[Figures]
-    """The usage figures (``None``: no usage reported)."""
-    finish_reason: Any
-    """The finish reason as reported (read as text by :func:`assemble`)."""
+    A named record built as a plain tuple (no Python-level ``__new__``, unlike a NamedTuple):
+    one is built per ``normalize``, whose whole cost is a few microseconds.
+    """
+
+    __slots__ = ()
+
+    visible = property(itemgetter(0), doc="The answer's text segments, concatenated (P1), "
+                       "before any inline split (P3).")
+    segments = property(itemgetter(1), doc="Dedicated reasoning, each segment its own (P2); "
+                        "``None`` or ``[]`` when there is none.")
+    format = property(itemgetter(2), doc="The format of the dedicated reasoning (P11).")
+    redacted = property(itemgetter(3), doc="Unreadable reasoning is present (P6).")
+    signatures = property(itemgetter(4), doc="Reasoning signatures in order (``None``: none).")
+    figures = property(itemgetter(5), doc="The usage :class:`~._access.Figures` (``None``: no "
+                       "usage reported).")
+    finish_reason = property(itemgetter(6), doc="The finish reason as reported.")
 
 
 def finish_text(reason: Any) -> Optional[str]:
@@ -159,7 +163,7 @@ def _plain_result(
 
 def _fast_result_works() -> bool:
     try:
-        args = ("v", "r", True, ("s",), "p", "f", Figures(1, 2, 3, 4), "stop", None)
+        args = ("v", "r", True, ("s",), "p", "f", Figures((1, 2, 3, 4)), "stop", None)
         fe, e = _fast_result(*args), _plain_result(*args)
         return fe == e and fe.usage == e.usage and repr(fe) == repr(e) and hash(fe) == hash(e)
     except Exception:

@@ -52,7 +52,7 @@ class SegmentKey(NamedTuple):
 
 
 _new_delta = tuple.__new__
-_NO_FIGURES = Figures(None, None, None, None)
+_NO_FIGURES = Figures((None, None, None, None))
 
 
 class Collector:
@@ -148,7 +148,7 @@ class Collector:
         if old is None:
             self._figures = figures
         elif None in figures:
-            self._figures = Figures(*(o if n is None else n for n, o in zip(figures, old)))
+            self._figures = Figures(o if n is None else n for n, o in zip(figures, old))
         else:
             self._figures = figures
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Optional, Protocol, Union
 
 from .._errors import ResponseShapeError
-from .._types import ReasoningBlock
+from .._types import BlockKind, ReasoningBlock
 from ._access import jsonify, readable
 from ._assemble import Parts
 from ._collector import Collector
@@ -115,8 +115,9 @@ class Accumulator:
 class Decoder(Protocol):
     """A family's stream decoder (one per streamed message)."""
 
-    #: The accumulator the decoder feeds, from which the turn is read.
-    acc: Accumulator
+    @property
+    def acc(self) -> Accumulator:
+        """The accumulator the decoder feeds, from which the turn is read."""
 
     def event(self, ev: Mapping[str, Any], /) -> None:
         """Decode one stream event into the collector's parts and the accumulator's pieces.
@@ -158,7 +159,7 @@ class Family:
 
 def block(
     provider: str,
-    kind: str,
+    kind: BlockKind,
     text: str,
     wire: Any,
     signature: Optional[str] = None,
@@ -170,7 +171,7 @@ def block(
     if not readable(text):
         kind = "opaque"
     return ReasoningBlock(
-        kind,  # type: ignore[arg-type]
+        kind,
         text if kind != "opaque" else "",
         signature or None,
         data or None,

@@ -21,12 +21,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._spec import (
-    SEPARATOR,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    SEPARATOR,
 )
 from .._types import Extraction
 from ._access import as_mapping

@@ -18,7 +18,9 @@ Decisions where docs/behaviour.md is silent:
 * An event that raises (``ResponseShapeError``) returns no delta; the normaliser stays usable.
   Text the event released before the malformed field was reached (rare: fields are read in
   order) still counts in ``result``, so the result stays consistent with later separators.
-* The model is taken from the first event that names one (P13), when no option was given.
+* The model (P13, when no option was given) is the one the stream's first event names, keep-alives
+  aside: on the wire that event is the one that names it (``message_start``,
+  ``response.created``, the first chunk or object).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from .._spec import (
 from .._types import EMPTY_DELTA, Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
-from ._family import Decoder, Family, Message
+from ._family import KEEP_ALIVE, Decoder, Family, Message
 from ._options import DEFAULT_STREAM, check_choice, stream_scanner, think_options
 from ._registry import REGISTRY, check_provider, event_family
 from ._turn import Turn, check_family_choice
@@ -146,12 +148,12 @@ class StreamNormalizer:
             if decoder is None:  # pragma: no cover - set by _start
                 return EMPTY_DELTA
         if self._model is not None:
-            model = self._model(ev)
-            if model is not None:
-                # the first event naming the model; its preset is looked up when the stream's
-                # first visible text needs a scanner (Collector.model)
+            t = ev.get("type")
+            if not (isinstance(t, str) and t in KEEP_ALIVE):
+                # the stream's first event (keep-alives aside) names the model or not; its
+                # preset is looked up when the first visible text needs a scanner (P13)
+                self._out.model = self._model(ev)
                 self._model = None
-                self._out.model = model
         try:
             decoder.event(ev)
         finally:

@@ -151,7 +151,7 @@ def check_options(store: object, reasoning_field: object, binary: object) -> Mes
             raise ValueError("reasoning_field must not be empty")
     if binary not in ("base64", "bytes"):
         raise ValueError(f'binary must be "base64" or "bytes", not {binary!r}')
-    return MessageOptions(store, reasoning_field, str(binary))  # type: ignore[arg-type]
+    return MessageOptions(store, reasoning_field, str(binary))
 
 
 def to_message(

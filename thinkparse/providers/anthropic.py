@@ -130,8 +130,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     u = d.get("usage")
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
-    return Parts("".join(visible), segments, BLOCKS, redacted, sigs,
-                 usage_figures(u, "usage") if u is not None else None, d.get("stop_reason"))
+    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs,
+                 usage_figures(u, "usage") if u is not None else None, d.get("stop_reason")))
 
 
 class _Thinking:
@@ -159,12 +159,46 @@ class Decoder:
         """One stream event."""
         t = ev.get("type")
         if t == "content_block_delta":
-            self._delta(ev)
+            delta = ev.get("delta")
+            if type(delta) is not dict:
+                delta = opt_map(ev, "delta", "")
+                if delta is None:
+                    raise missing("", "delta", "an object")
+            idx = ev.get("index")
+            if idx is not None and type(idx) is not int:
+                idx = opt_index(ev, "index", "")
+            dt = delta.get("type")
+            field = _DELTA_FIELDS.get(dt) if type(dt) is str else None
+            if field is None:
+                if dt == "citations_delta":
+                    self.acc.citation(idx, delta.get("citation"))
+                return
+            v = delta.get(field)
+            if isinstance(v, str):
+                self.acc.piece(idx, field, v)
+            if field == "partial_json":
+                return
+            if field == "signature":
+                sig = signature_text(v, "delta", "signature")
+                if sig:
+                    self._item(idx).signature.append(sig)
+                return
+            text = v if type(v) is str else opt_str(delta, field, "delta")
+            if not text:
+                return
+            if field == "text":
+                self.out.visible(text)
+                return
+            thinking = self._thinking.get(idx)
+            if thinking is None:
+                thinking = self._item(idx)
+            thinking.had_text = True
+            self.out.reasoning(thinking.segment, text, BLOCKS)
         elif t == "content_block_start":
-            item = opt_map(ev, "content_block", "")
-            if item is None:
+            started = opt_map(ev, "content_block", "")
+            if started is None:
                 raise missing("", "content_block", "an object")
-            self._start(opt_index(ev, "index", ""), item, "content_block")
+            self._start(opt_index(ev, "index", ""), started, "content_block")
             self.acc.keep(ev)
         elif t == "content_block_stop":
             self._stop(opt_index(ev, "index", ""))
@@ -177,9 +211,9 @@ class Decoder:
                 if content:
                     if not isinstance(content, (list, tuple)):
                         raise shape_error(where, "content", "an array", content)
-                    for i, item in enumerate(content):
-                        item = item_map(item, "message.content", i)
-                        self._start(("start", i), item, ("message.content", i))
+                    for i, raw in enumerate(content):
+                        self._start(("start", i), item_map(raw, "message.content", i),
+                                    ("message.content", i))
                         self._stop(("start", i))
             figures = _usage(holder, where)
             if figures is not None:
@@ -195,39 +229,6 @@ class Decoder:
                 raise missing("", "type", "a string")
             raise shape_error("", "type", "a string", t)
         # message_stop, ping and unknown event types carry nothing to extract
-
-    def _delta(self, ev: Mapping[str, Any]) -> None:
-        delta = ev.get("delta")
-        if type(delta) is not dict:
-            delta = opt_map(ev, "delta", "")
-            if delta is None:
-                raise missing("", "delta", "an object")
-        dt = delta.get("type")
-        idx = ev.get("index")
-        if idx is not None and type(idx) is not int:
-            idx = opt_index(ev, "index", "")
-        field = _DELTA_FIELDS.get(dt) if type(dt) is str else None
-        if field is None:
-            if dt == "citations_delta":
-                self.acc.citation(idx, delta.get("citation"))
-            return
-        v = delta.get(field)
-        if isinstance(v, str):
-            self.acc.piece(idx, field, v)
-        if field == "text":
-            text = v if type(v) is str else opt_str(delta, "text", "delta")
-            if text:
-                self.out.visible(text)
-        elif field == "thinking":
-            text = v if type(v) is str else opt_str(delta, "thinking", "delta")
-            if text:
-                item = self._item(idx)
-                item.had_text = True
-                self.out.reasoning(item.segment, text, BLOCKS)
-        elif field == "signature":
-            sig = signature_text(v, "delta", "signature")
-            if sig:
-                self._item(idx).signature.append(sig)
 
     def _item(self, idx: Any) -> _Thinking:
         item = self._thinking.get(idx)
@@ -274,14 +275,21 @@ class AnthropicAccumulator(Accumulator):
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
         self.items: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[str]] = {}
+        self.last_index: Any = self  # (no piece yet)
+        self.last_field = ""
+        self.last_pieces: list[str] = []
 
     def piece(self, idx: Any, field: str, text: str) -> None:
         """A ``*_delta`` piece of item ``idx``'s ``field``."""
+        if idx == self.last_index and field is self.last_field:
+            self.last_pieces.append(text)  # (the same item and field as the last piece)
+            return
         pieces = self.pieces.get((idx, field))
         if pieces is None:
-            self.pieces[idx, field] = [text]
+            pieces = self.pieces[idx, field] = [text]
         else:
             pieces.append(text)
+        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
 
     def citation(self, idx: Any, citation: Any) -> None:
         """A ``citations_delta``: the citation goes onto its item (read the kept events first)."""

@@ -66,6 +66,9 @@ _ERRORS = frozenset({
     "internalServerException", "modelStreamErrorException", "throttlingException",
     "validationException", "serviceUnavailableException",
 })
+#: A reasoning delta's keys and the fields their pieces add up to.
+_REASONING_PIECES = {"text": "rtext", "signature": "rsignature",
+                     "redactedContent": "rredactedContent"}
 #: The one-key wrappers of ConverseStream events.
 EVENT_KEYS = frozenset({
     "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop",
@@ -146,7 +149,7 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
     figures = usage_figures(u, "usage") if u is not None else None
-    return Parts("".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason"))
+    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")))
 
 
 class Decoder:
@@ -204,23 +207,59 @@ class Decoder:
             self.out.error_event(ev)
 
     def _delta(self, body: Mapping[str, Any], where: str) -> None:
-        delta = opt_map(body, "delta", where)
-        idx = opt_index(body, "contentBlockIndex", where)
+        """An item delta, read in one pass: each piece goes to the accumulator as received and
+        to the collector."""
+        delta = body.get("delta")
+        if type(delta) is not dict:
+            delta = opt_map(body, "delta", where)
+        idx = body.get("contentBlockIndex")
+        if idx is not None and type(idx) is not int:
+            idx = opt_index(body, "contentBlockIndex", where)
         if delta is None:
             return
-        self.acc.delta(idx, delta)
-        text, rtext, sig, red = _item(delta, join_path(where, "delta"))
+        acc = self.acc
+        acc.item(idx)
         out = self.out
-        if text:
-            out.visible(text)
-        if rtext:
-            if self._segment.index != idx:
-                self._segment = SegmentKey("content", idx)
-            out.reasoning(self._segment, rtext, BLOCKS)
-        if sig:
-            self._sigs.setdefault(idx, []).append(sig)
-        if red:
-            out.redact()
+        for k, v in delta.items():
+            if k == "text":
+                if v is not None and type(v) is not str:
+                    v = opt_str(delta, "text", (where, "delta"))
+                if v is not None:
+                    acc.piece(idx, "text", v)
+                    if v:
+                        out.visible(v)
+            elif k == "reasoningContent":
+                rc = v if type(v) is dict else opt_map(delta, k, (where, "delta"))
+                if rc is None:
+                    continue
+                rtext = sig = None
+                red = False
+                for rk, rv in rc.items():
+                    if rv is None:
+                        continue
+                    if rk == "text":
+                        rtext = rv if type(rv) is str else opt_str(rc, rk, (where, "delta", k))
+                    elif rk == "signature":
+                        sig = signature_text(rv, (where, "delta", k), rk)
+                    elif rk == "redactedContent":
+                        red = bool(rv)
+                    else:
+                        continue
+                    acc.piece(idx, _REASONING_PIECES[rk], rv)
+                if "reasoningText" in rc:  # a content item's shape: read as one
+                    _, rtext, sig, red = _item(delta, (where, "delta"))
+                if rtext:
+                    if self._segment.index != idx:
+                        self._segment = SegmentKey("content", idx)
+                    out.reasoning(self._segment, rtext, BLOCKS)
+                if sig:
+                    self._sigs.setdefault(idx, []).append(sig)
+                if red:
+                    out.redact()
+            elif k == "toolUse":
+                tool = as_map(v)
+                if tool is not None and isinstance(tool.get("input"), str):
+                    acc.piece(idx, "input", tool["input"])
 
     def _stop(self, idx: Any) -> None:
         pieces = self._sigs.pop(idx, None)
@@ -240,28 +279,27 @@ class BedrockAccumulator(Accumulator):
         self.base: dict[str, Any] = {}
         self.items: dict[Any, dict[str, Any]] = {}
         self.pieces: dict[tuple[Any, str], list[Any]] = {}
+        self.last_index: Any = self  # (no piece yet)
+        self.last_field = ""
+        self.last_pieces: list[Any] = []
 
-    def _add(self, idx: Any, field: str, piece: Any) -> None:
-        pieces = self.pieces.get((idx, field))
-        if pieces is None:
-            self.pieces[idx, field] = [piece]
-        else:
-            pieces.append(piece)
-
-    def delta(self, idx: Any, d: Mapping[str, Any]) -> None:
-        """An item delta: its text, reasoning and tool-input pieces."""
+    def item(self, idx: Any) -> None:
+        """An item a delta names (made in order of appearance, pieces or not)."""
         if idx not in self.items:
             self.items[idx] = {}
-        if isinstance(d.get("text"), str):
-            self._add(idx, "text", d["text"])
-        rc = as_map(d.get("reasoningContent"))
-        if rc is not None:
-            for k in ("text", "signature", "redactedContent"):
-                if rc.get(k) is not None:
-                    self._add(idx, "r" + k, rc[k])
-        tu = as_map(d.get("toolUse"))
-        if tu is not None and isinstance(tu.get("input"), str):
-            self._add(idx, "input", tu["input"])
+
+    def piece(self, idx: Any, field: str, piece: Any) -> None:
+        """A piece of an item's text, reasoning text, signature, redacted content or tool
+        input, as received."""
+        if idx == self.last_index and field is self.last_field:
+            self.last_pieces.append(piece)  # (the same item and field as the last piece)
+            return
+        pieces = self.pieces.get((idx, field))
+        if pieces is None:
+            pieces = self.pieces[idx, field] = [piece]
+        else:
+            pieces.append(piece)
+        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
 
     def tool_start(self, idx: Any, tool: Mapping[str, Any]) -> None:
         """A ``contentBlockStart`` of a tool use."""

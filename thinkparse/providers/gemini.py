@@ -39,7 +39,6 @@ from typing import Any, Optional
 
 from .._types import ReasoningBlock
 from ._access import (
-    COUNT_TYPES,
     SCALARS,
     Figures,
     as_list,
@@ -91,33 +90,38 @@ def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
     if not ((p is None or type(p) is int) and (c is None or type(c) is int)
             and (t is None or type(t) is int) and (r is None or type(r) is int)):
         p, c, t, r = (opt_int(u, n, key) for n in names[:4])
-    return Figures(p, None if c is None and r is None else (c or 0) + (r or 0), t, r)
+    return Figures((p, None if c is None and r is None else (c or 0) + (r or 0), t, r))
 
 
-def _candidate(d: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
-    """``candidates[choice]`` or ``None`` when there is none."""
+def _content(
+    d: Mapping[str, Any], choice: int
+) -> tuple[Optional[Mapping[str, Any]], Optional[Mapping[str, Any]], Sequence[Any]]:
+    """``candidates[choice]``, its ``content`` and the content's ``parts`` (``None``, ``None``
+    and ``()`` where a level is missing)."""
     cands = d.get("candidates")
-    if cands is None:
-        return None
+    if not cands:
+        if cands is not None and type(cands) is not list and not isinstance(cands, (list, tuple)):
+            raise shape_error("", "candidates", "an array or null", cands)
+        return None, None, ()
     if type(cands) is not list and not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    found = chosen(cands, choice, "candidates") if cands else None
-    return found[1] if found is not None else None
-
-
-def _parts(c: Mapping[str, Any], choice: int) -> tuple[Optional[Mapping[str, Any]], Sequence[Any]]:
-    """The candidate's ``content`` and its ``parts`` (empty where a level is missing)."""
+    c = cands[choice] if choice < len(cands) else None
+    if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
+        found = chosen(cands, choice, "candidates")
+        if found is None:
+            return None, None, ()
+        c = found[1]
     content = c.get("content")
-    if content is None:
-        return None, ()
     if type(content) is not dict:
+        if content is None:
+            return c, None, ()
         content = opt_map(c, "content", ("candidates", choice))
         if content is None:
-            return None, ()
+            return c, None, ()
     parts = content.get("parts")
     if type(parts) is not list:
-        parts = opt_list(content, "parts", ("candidates", choice, "content"))
-    return content, parts or ()
+        parts = opt_list(content, "parts", ("candidates", choice, "content")) or ()
+    return c, content, parts
 
 
 def _signature(p: Mapping[str, Any], where: Any) -> Optional[str]:
@@ -133,9 +137,9 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     runs: list[list[str]] = []
     sigs: Optional[list[str]] = None
     in_thought = False
-    c = _candidate(d, choice)
+    c, _, parts = _content(d, choice)
     where = ("candidates", choice, "content", "parts")
-    for i, p in enumerate(_parts(c, choice)[1] if c is not None else ()):
+    for i, p in enumerate(parts):
         if type(p) is not dict:
             p = item_map(p, where, i)
         text = p.get("text")
@@ -158,8 +162,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             if text:
                 visible.append(text)
     reason = c.get("finishReason") or c.get("finish_reason") if c is not None else None
-    return Parts("".join(visible), ["".join(r) for r in runs], BLOCKS, False, sigs,
-                 usage_figures(d), reason)
+    return Parts(("".join(visible), ["".join(r) for r in runs], BLOCKS, False, sigs,
+                 usage_figures(d), reason))
 
 
 class Decoder:
@@ -178,36 +182,35 @@ class Decoder:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
         acc = self.acc
-        choice = self._choice
-        c = _candidate(ev, choice) if "candidates" in ev else None
-        if c is None:
-            acc.chunk(ev, None, None)
-        else:
-            content, parts = _parts(c, choice)
-            acc.chunk(ev, c, content)
-            where = ("candidates", choice, "content", "parts")
-            for i, p in enumerate(parts):
-                if type(p) is not dict:
-                    p = item_map(p, where, i)
-                text = p.get("text")
-                if text is not None and type(text) is not str:
-                    text = opt_str(p, "text", (where, i))
-                sig = None
-                if "thoughtSignature" in p or "thought_signature" in p:
-                    sig = _signature(p, (where, i))
-                    out.signature(sig)
-                if p.get("thought") is True:
-                    if text:
-                        run = self._run
-                        if run is None:
-                            self._runs += 1
-                            run = self._run = SegmentKey("run", self._runs)
-                        out.reasoning(run, text, BLOCKS)
-                else:
-                    self._run = None
-                    if text:
-                        out.visible(text)
-                acc.part(p, text, sig)
+        c, content, parts = _content(ev, self._choice)
+        acc.chunk(ev, c, content)
+        where = None
+        i = -1
+        for p in parts:
+            i += 1
+            if type(p) is not dict:
+                where = ("candidates", self._choice, "content", "parts")
+                p = item_map(p, where, i)
+            text = p.get("text")
+            if text is not None and type(text) is not str:
+                text = opt_str(p, "text", (("candidates", self._choice, "content", "parts"), i))
+            sig = None
+            if "thoughtSignature" in p or "thought_signature" in p:
+                sig = _signature(p, (("candidates", self._choice, "content", "parts"), i))
+                out.signature(sig)
+            if p.get("thought") is True:
+                if text:
+                    run = self._run
+                    if run is None:
+                        self._runs += 1
+                        run = self._run = SegmentKey("run", self._runs)
+                    out.reasoning(run, text, BLOCKS)
+            else:
+                self._run = None
+                if text:
+                    out.visible(text)
+            acc.part(p, text, sig)
+        if c is not None:
             reason = c.get("finishReason") or c.get("finish_reason")
             if reason is not None:
                 out.finish(reason)
@@ -233,6 +236,7 @@ class GeminiAccumulator(Accumulator):
         self.parts: list[dict[str, Any]] = []
         self.texts: list[Optional[list[str]]] = []  # text pieces per part (text parts only)
         self.run: Optional[list[str]] = None  # the open run's pieces (the last part's)
+        self.run_thought = False  # whether the last part is a thought
 
     def chunk(
         self, ev: Mapping[str, Any], c: Optional[Mapping[str, Any]],
@@ -240,10 +244,11 @@ class GeminiAccumulator(Accumulator):
     ) -> None:
         """A chunk's top-level keys, the chosen candidate's and its content's (their parts:
         :meth:`part`)."""
-        if ev.keys() <= self.seen:  # only the usage changes (the last value wins)
-            for k in _USAGE_KEYS:
-                if k in ev:
-                    self.usage[k] = ev[k]
+        if self.seen.issuperset(ev):  # only the usage changes (the last value wins)
+            if "usageMetadata" in ev:
+                self.usage["usageMetadata"] = ev["usageMetadata"]
+            if "usage_metadata" in ev:
+                self.usage["usage_metadata"] = ev["usage_metadata"]
         else:
             self._usage()
             self.seen.update(ev)
@@ -264,26 +269,31 @@ class GeminiAccumulator(Accumulator):
     def part(self, p: Mapping[str, Any], text: Optional[str], sig: Optional[str]) -> None:
         """One part, with the text and signature the decoder read from it."""
         run = self.run
-        is_text = type(text) is str and _TEXT_KEYS.issuperset(p)
-        if is_text and run is not None:
-            last = self.parts[-1]
-            key = "thoughtSignature" if "thoughtSignature" in p else "thought_signature"
-            if sig and text == "":
-                last[key] = sig  # ends the run
-                self.run = None
-                return
-            if bool(last.get("thought")) == bool(p.get("thought")):
-                run.append(text)  # type: ignore[arg-type]
-                if sig:
-                    last[key] = sig
+        if not (isinstance(text, str) and _TEXT_KEYS.issuperset(p)):
+            text = None  # not a text part: never merged
+        elif run is not None:
+            if sig:
+                last = self.parts[-1]
+                key = "thoughtSignature" if "thoughtSignature" in p else "thought_signature"
+                if text == "":
+                    last[key] = sig  # ends the run
                     self.run = None
+                    return
+                if self.run_thought is bool(p.get("thought")):
+                    run.append(text)
+                    last[key] = sig  # ends the run
+                    self.run = None
+                    return
+            elif self.run_thought is bool(p.get("thought")):
+                run.append(text)
                 return
         part = jsonify(p)
         part.pop("text", None)
         self.parts.append(part)
-        pieces: Optional[list[str]] = [text] if is_text else None  # type: ignore[list-item]
+        pieces = [text] if text is not None else None
         self.texts.append(pieces)
         self.run = pieces if not (p.get("thoughtSignature") or p.get("thought_signature")) else None
+        self.run_thought = bool(p.get("thought"))
 
     def build(self) -> dict[str, Any]:
         self._usage()

@@ -78,14 +78,14 @@ def _fields(d: Mapping[str, Any]) -> tuple[Optional[Mapping[str, Any]], Optional
 def _figures(d: Mapping[str, Any]) -> Optional[Figures]:
     if "prompt_eval_count" not in d and "eval_count" not in d:
         return None
-    return Figures(opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None)
+    return Figures((opt_int(d, "prompt_eval_count", ""), opt_int(d, "eval_count", ""), None, None))
 
 
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole response (the same shape as a stream object)."""
     _, visible, thinking = _fields(d)
-    return Parts(visible or "", [thinking] if thinking else None, FIELD, False, None,
-                 _figures(d), d.get("done_reason"))
+    return Parts((visible or "", [thinking] if thinking else None, FIELD, False, None,
+                 _figures(d), d.get("done_reason")))
 
 
 class Decoder:
@@ -100,25 +100,33 @@ class Decoder:
     def event(self, ev: Mapping[str, Any]) -> None:
         """One stream object: its message (or ``response``), counts and finish reason."""
         msg = ev.get("message")
-        if msg is not None:
-            if type(msg) is not dict:
-                msg = opt_map(ev, "message", "")
-            text = msg.get("content")  # type: ignore[union-attr]
+        if type(msg) is dict:
+            text = msg.get("content")
             if text is not None and type(text) is not str:
-                text = opt_str(msg, "content", "message")  # type: ignore[arg-type]
-            thinking = msg.get("thinking")  # type: ignore[union-attr]
+                text = opt_str(msg, "content", "message")
+            thinking = msg.get("thinking")
             if thinking is not None and type(thinking) is not str:
-                thinking = opt_str(msg, "thinking", "message")  # type: ignore[arg-type]
+                thinking = opt_str(msg, "thinking", "message")
         else:
             msg, text, thinking = _fields(ev)
-        self.acc.add(ev, msg, text, thinking)
+        # the usual object: model, created_at, message and done, none null, the message only
+        # role, content and thinking (no counts, no finish reason)
+        usual = (
+            len(ev) == 4 and msg is not None and len(msg) <= 3 and msg.get("role") is not None
+            and _USUAL_MESSAGE.issuperset(msg) and ev.get("done") is not None
+            and ev.get("model") is not None and ev.get("created_at") is not None
+        )
+        self.acc.add(ev, msg, text, thinking, usual)
         out = self.out
         if thinking:
             out.reasoning(_SEGMENT, thinking, FIELD)
         if text:
             out.visible(text)
-        if "prompt_eval_count" in ev or "eval_count" in ev:
-            out.usage(_figures(ev))  # type: ignore[arg-type]
+        if usual:
+            return
+        figures = _figures(ev)
+        if figures is not None:
+            out.usage(figures)
         if ev.get("done_reason") is not None:
             out.finish(ev.get("done_reason"))
 
@@ -132,7 +140,9 @@ class OllamaAccumulator(Accumulator):
     def __init__(self) -> None:
         self.base: dict[str, Any] = {}
         self.msg: Optional[dict[str, Any]] = None  # the message's other keys (chat objects)
-        self.pieces: dict[str, list[str]] = {}
+        self.texts: Optional[list[str]] = None  # content (or response) pieces
+        self.thoughts: Optional[list[str]] = None  # thinking pieces
+        self.keys: list[str] = []  # the text keys in the order their first piece came
         self.tools: list[Any] = []
         self.waiting: list[Mapping[str, Any]] = []  # objects whose other keys are not read yet
         self.newest: Optional[Mapping[str, Any]] = None  # the newest usual object, after them
@@ -144,25 +154,21 @@ class OllamaAccumulator(Accumulator):
         msg: Optional[Mapping[str, Any]],
         text: Optional[str],
         thinking: Optional[str],
+        usual: bool,
     ) -> None:
-        """One object, with the message and the text pieces the decoder read from it."""
-        pieces = self.pieces
+        """One object, with the message and the text pieces the decoder read from it, and
+        whether it has the usual shape (see the module docstring)."""
         if text is not None:
-            key = "content" if msg is not None else "response"
-            if key in pieces:
-                pieces[key].append(text)
-            else:
-                pieces[key] = [text]
+            if self.texts is None:
+                self.texts = []
+                self.keys.append("content" if msg is not None else "response")
+            self.texts.append(text)
         if thinking is not None:
-            if "thinking" in pieces:
-                pieces["thinking"].append(thinking)
-            else:
-                pieces["thinking"] = [thinking]
-        if (
-            len(ev) == 4 and type(msg) is dict and _USUAL_MESSAGE.issuperset(msg)
-            and msg.get("role") is not None and ev.get("model") is not None
-            and ev.get("created_at") is not None and ev.get("done") is not None
-        ):
+            if self.thoughts is None:
+                self.thoughts = []
+                self.keys.append("thinking")
+            self.thoughts.append(thinking)
+        if usual:
             if self.usual:
                 self.newest = ev  # it replaces each value the usual object before it set
                 return
@@ -196,7 +202,8 @@ class OllamaAccumulator(Accumulator):
 
     def build(self) -> dict[str, Any]:
         self._settle()
-        joined = {k: "".join(v) for k, v in self.pieces.items()}
+        joined = {k: "".join((self.thoughts if k == "thinking" else self.texts) or ())
+                  for k in self.keys}
         if self.msg is not None:
             m = {**self.msg, **{k: v for k, v in joined.items() if k != "response"}}
             m.setdefault("content", "")

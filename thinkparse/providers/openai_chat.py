@@ -55,8 +55,9 @@ Decisions where docs/behaviour.md is silent:
   of the same type merge; ``tool_calls`` merged by ``index`` (``function.arguments``
   concatenated, first non-null wins for the other keys; the stream-only ``index`` key is left
   out); ``reasoning_details`` merged by ``index`` (``text``, ``summary`` and ``data``
-  concatenated, last non-null wins for the other keys).  The first chunk's top-level keys are
-  read on first use; later chunks' when their number of keys changes or they carry ``usage``.
+  concatenated, last non-null wins for the other keys); other message keys: the first non-null
+  value.  The first chunk's top-level keys are read on first use, later chunks' when their
+  number of keys changes or they carry ``usage`` (first value wins; usage: the last).
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ from ._access import (
     chosen,
     count_figures,
     item_map,
-    jsonify,
     join_path,
+    jsonify,
     kept_choice,
     missing,
     opt_int,
@@ -97,31 +98,28 @@ from ._family import KEEP_ALIVE, Accumulator, Family, Message, MessageOptions, b
 
 PROVIDER = "openai_chat"
 _FIELDS = ("reasoning_content", "reasoning")
-_STR_FIELDS = frozenset({"content", "refusal", "reasoning_content", "reasoning"})
+_TEXT = frozenset({"content", "refusal", *_FIELDS})
 _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
-_NO_FIGURES = Figures(None, None, None, None)
+_NO_FIGURES = Figures((None, None, None, None))
 
 
 # --- usage (P5, P12) ---------------------------------------------------------------------------
 def _figures(u: Mapping[str, Any], where: Where) -> Figures:
-    p = u.get("prompt_tokens")
-    c = u.get("completion_tokens")
-    t = u.get("total_tokens")
+    p, c, t = u.get("prompt_tokens"), u.get("completion_tokens"), u.get("total_tokens")
     det = u.get("completion_tokens_details")
     r = det.get("reasoning_tokens") if type(det) is dict else None
     ok = COUNT_TYPES
     if not (type(p) in ok and type(c) in ok and type(t) in ok and type(r) in ok
             and (det is None or type(det) is dict)):
-        p, c, t, r = count_figures(
-            u, where, ("prompt_tokens", "completion_tokens", "total_tokens"),
-            ("completion_tokens_details", "reasoning_tokens"),
-        )
+        p, c, t, r = count_figures(u, where, ("prompt_tokens", "completion_tokens",
+                                              "total_tokens"),
+                                   ("completion_tokens_details", "reasoning_tokens"))
     if r is None and "reasoning_tokens" in u:
         r = opt_int(u, "reasoning_tokens", where)
-    if r and p is not None and c is not None and t is not None and t == p + c + r:
+    if r and p is not None and c is not None and t == p + c + r:
         c += r  # xAI: completion_tokens exclude the reasoning tokens
-    return Figures(p, c, t, r)
+    return Figures((p, c, t, r))
 
 
 def usage_figures(d: Mapping[str, Any]) -> Figures:
@@ -138,41 +136,38 @@ def usage_figures(d: Mapping[str, Any]) -> Figures:
         xu = opt_map(xg, "usage", "x_groq") if xg is not None else None
         if xu is not None:
             g = _figures(xu, "x_groq.usage")
-            figs = Figures(*(f if f is not None else h for f, h in zip(figs, g)))
+            figs = Figures(f if f is not None else h for f, h in zip(figs, g))
     return figs
 
 
 # --- message fields (also read by thinkparse.data for chat traces) -----------------------------
+def _str(m: Mapping[str, Any], key: str, where: Where) -> Optional[str]:
+    v = m.get(key)
+    return v if v is None or type(v) is str else opt_str(m, key, where)
+
+
 def thinking_text(v: Any, where: Where) -> str:
     """The text of a Mistral ``thinking`` value: a string or a list of text chunks."""
-    if isinstance(v, str):
-        return v
-    if v is None:
-        return ""
+    if isinstance(v, str) or v is None:
+        return v or ""
     if not isinstance(v, (list, tuple)):
         raise shape_error(where, "thinking", "an array or a string", v)
-    inner = (where, "thinking")
     texts = []
     for j, ch in enumerate(v):
-        if isinstance(ch, str):
-            texts.append(ch)
-            continue
-        ch = item_map(ch, inner, j)
-        if ch.get("type") in (None, "text"):
-            text = opt_str(ch, "text", (inner, j))
-            if text:
-                texts.append(text)
+        if not isinstance(ch, str):
+            ch = item_map(ch, (where, "thinking"), j)
+            is_text = ch.get("type") in (None, "text")
+            ch = opt_str(ch, "text", (where, "thinking", j)) if is_text else ""
+        texts.append(ch or "")
     return "".join(texts)
 
 
-def _chunk_text(part: Mapping[str, Any], where: Where, i: int) -> Optional[str]:
-    """The answer text of a content chunk that is not a thinking chunk (``None``: none)."""
+def _part_text(part: Mapping[str, Any], where: Where, i: int) -> str:
+    """The answer text of a content chunk that is not a thinking chunk."""
     t = part.get("type")
     if t == "text" or t == "output_text" or (t is None and "text" in part):
-        return opt_str(part, "text", (where, i))
-    if t == "refusal":
-        return opt_str(part, "refusal", (where, i))
-    return None
+        return opt_str(part, "text", (where, i)) or ""
+    return (opt_str(part, "refusal", (where, i)) or "") if t == "refusal" else ""
 
 
 class Details(NamedTuple):
@@ -194,7 +189,7 @@ def details(items: Sequence[Any], where: Where) -> Details:
         if text is None:
             redacted = True
         elif text:
-            key = m.get("index") if type(m.get("index")) is int else ("#", i)
+            key = m["index"] if type(m.get("index")) is int else ("#", i)
             groups.setdefault(key, []).append(text)
     return Details(["".join(g) for g in groups.values()], sigs, redacted)
 
@@ -212,94 +207,66 @@ def _detail(e: Mapping[str, Any], where: Where, sigs: list[str]) -> Optional[str
     return None if t == "reasoning.encrypted" and e.get("data") else ""
 
 
-def _first_readable(msg: Mapping[str, Any], where: Where) -> Optional[str]:
-    for k in _FIELDS:
-        v = msg.get(k)
-        if v is not None and type(v) is not str:
-            v = opt_str(msg, k, where)
-        if v and not v.isspace():
-            return v
-    return None
-
-
 # --- whole responses ---------------------------------------------------------------------------
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
-    """A whole response: the chosen choice's ``message`` (or legacy ``text``)."""
+    """A whole response: the chosen choice's ``message`` (or legacy ``text``), P4's order."""
     choices = req_array(d, "choices")
-    visible = ""
-    segments: Optional[list[str]] = None
-    fmt = FIELD
-    redacted = False
-    sigs: Optional[list[str]] = None
-    reason = None
-    if choices:
-        found = chosen(choices, choice, "choices")
-        if found is None:
-            if choice:
-                raise ResponseShapeError(join_path("choices", choice),
-                                         f"missing (choice={choice}; {len(choices)} choices)")
-            found = (0, item_map(choices[0], "choices", 0))
-        i, c = found
-        key = "message" if c.get("message") is not None or "delta" not in c else "delta"
-        msg = c.get(key)
-        if msg is not None:
-            msg = msg if type(msg) is dict else opt_map(c, key, ("choices", i))
-        if msg is not None:
-            visible, segments, fmt, redacted, sigs = _message(msg, ("choices", i, key))
-        else:
-            text = opt_str(c, "text", ("choices", i))
-            if text is None and "text" not in c:
-                raise missing(("choices", i), "message", "an object")
-            visible = text or ""
-        reason = c.get("finish_reason")
     figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
-    return Parts(visible, segments, fmt, redacted, sigs, figures, reason)
-
-
-def _message(
-    msg: Mapping[str, Any], where: Where
-) -> tuple[str, Optional[list[str]], str, bool, Optional[list[str]]]:
-    """``(visible, segments, format, redacted, signatures)`` of a whole message (P4's order)."""
+    if not choices:
+        return Parts(("", None, FIELD, False, None, figures, None))
+    found = chosen(choices, choice, "choices")
+    if found is None:
+        if choice:
+            raise ResponseShapeError(join_path("choices", choice),
+                                     f"missing (choice={choice}; {len(choices)} choices)")
+        found = (0, item_map(choices[0], "choices", 0))
+    i, c = found
+    key = "message" if c.get("message") is not None or "delta" not in c else "delta"
+    msg = c.get(key)
+    if msg is not None and type(msg) is not dict:
+        msg = opt_map(c, key, ("choices", i))
+    if msg is None:
+        text = opt_str(c, "text", ("choices", i))
+        if text is None and "text" not in c:
+            raise missing(("choices", i), "message", "an object")
+        return Parts((text or "", None, FIELD, False, None, figures, c.get("finish_reason")))
+    where = ("choices", i, key)
     content = msg.get("content")
     thinking: list[str] = []
-    if type(content) is str or content is None:
-        visible = content or ""
-    elif isinstance(content, (list, tuple)):
+    if isinstance(content, (list, tuple)):
         texts = []
-        for i, part in enumerate(content):
-            if isinstance(part, str):
-                texts.append(part)
-                continue
-            part = item_map(part, (where, "content"), i)
-            if part.get("type") == "thinking":
-                thinking.append(thinking_text(part.get("thinking"), (where, "content", i)))
-            else:
-                texts.append(_chunk_text(part, (where, "content"), i) or "")
-        visible = "".join(texts)
-    elif isinstance(content, str):
-        visible = str(content)
-    else:
+        for j, part in enumerate(content):
+            if not isinstance(part, str):
+                part = item_map(part, (where, "content"), j)
+                if part.get("type") == "thinking":
+                    thinking.append(thinking_text(part.get("thinking"), (where, "content", j)))
+                    continue
+                part = _part_text(part, (where, "content"), j)
+            texts.append(part)
+        content = "".join(texts)
+    elif content is not None and not isinstance(content, str):
         raise shape_error(where, "content", "a string, an array or null", content)
-    if msg.get("refusal") is not None:
-        visible += opt_str(msg, "refusal", where) or ""
+    visible = (content or "") + (_str(msg, "refusal", where) or "")
     segments: Optional[list[str]] = None
     sigs: Optional[list[str]] = None
     redacted = False
     items = opt_list(msg, "reasoning_details", where) if "reasoning_details" in msg else None
     if items:
-        found = details(items, (where, "reasoning_details"))
-        redacted = found.redacted
-        sigs = found.signatures or None
-        if any(readable(s) for s in found.segments):
-            segments = found.segments
+        found_details = details(items, (where, "reasoning_details"))
+        redacted, sigs = found_details.redacted, found_details.signatures or None
+        if any(readable(s) for s in found_details.segments):
+            segments = found_details.segments
     if segments is None:
-        text = _first_readable(msg, where)
-        segments = [text] if text is not None else None
-    if thinking:
-        if segments is None:
-            return visible, thinking, BLOCKS, redacted, sigs
-        segments.extend(thinking)
-    return visible, segments, FIELD, redacted, sigs
+        for k in _FIELDS:
+            text = _str(msg, k, where)
+            if text and not text.isspace():
+                segments = [text]
+                break
+    if not thinking:
+        return Parts((visible, segments, FIELD, redacted, sigs, figures, c.get("finish_reason")))
+    fmt = FIELD if segments is not None else BLOCKS
+    segments = thinking if segments is None else segments + thinking
+    return Parts((visible, segments, fmt, redacted, sigs, figures, c.get("finish_reason")))
 
 
 # --- streams -----------------------------------------------------------------------------------
@@ -360,51 +327,47 @@ class Decoder:
                     if c.get("text") is not None:
                         text = opt_str(c, "text", ("choices", i))
                         if text is not None:
-                            acc.legacy(text)
+                            acc.text("text", text)
                             self._text(text)
                     break
             if type(delta) is not dict:
                 delta = opt_map(c, key, ("choices", i))
-                if delta is None:  # pragma: no cover - not null (read above)
-                    break
             refusal = rc = r = items = None
             for k, v in delta.items():
-                if type(v) is str:
+                if type(v) is str and k in _TEXT:
+                    acc.text(k, v)
                     if k == "content":
-                        acc.text(k, v)
                         if v:
                             self._after_text = True
                             out.visible(v)
-                        continue
-                    if k == "reasoning_content":
+                    elif k == "reasoning_content":
                         rc = v
                     elif k == "reasoning":
                         r = v
-                    elif k == "refusal":
-                        refusal = v
                     else:
-                        acc.value(k, v)
-                        continue
-                    acc.text(k, v)
+                        refusal = v
                     continue
                 acc.value(k, v)
-                if v is not None and (k in _STR_FIELDS or k == "reasoning_details"):
-                    where = ("choices", i, key)
-                    if k == "content":
-                        if isinstance(v, str):
-                            self._text(v)
-                        elif isinstance(v, (list, tuple)):
-                            self._chunks(v, (where, "content"))
-                        else:
-                            raise shape_error(where, "content", "a string, an array or null", v)
-                    elif k == "reasoning_details":
-                        items = opt_list(delta, k, where)
-                    elif k == "refusal":
-                        refusal = opt_str(delta, k, where)
-                    elif k == "reasoning_content":
-                        rc = opt_str(delta, k, where)
+                if v is None or not (k in _TEXT or k == "reasoning_details"):
+                    continue
+                where = ("choices", i, key)
+                if k == "content":
+                    if isinstance(v, str):
+                        self._text(v)
+                    elif isinstance(v, (list, tuple)):
+                        self._chunks(v, (where, "content"))
                     else:
-                        r = opt_str(delta, k, where)
+                        raise shape_error(where, "content", "a string, an array or null", v)
+                elif k == "reasoning_details":
+                    items = opt_list(delta, k, where)
+                else:
+                    text = opt_str(delta, k, where)
+                    if k == "refusal":
+                        refusal = text
+                    elif k == "reasoning":
+                        r = text
+                    else:
+                        rc = text
             if refusal:
                 self._text(refusal)
             if not (items and self._details(items, ("choices", i, key, "reasoning_details"))):
@@ -443,15 +406,15 @@ class Decoder:
                 self._text(part)
                 continue
             part = item_map(part, where, i)
-            if part.get("type") == "thinking":
-                text = thinking_text(part.get("thinking"), (where, i))
-                if text:
-                    if self._after_text:
-                        self._chunk_segment = SegmentKey("chunk", self._chunk_segment.index + 1)
-                        self._after_text = False
-                    self.out.reasoning(self._chunk_segment, text, BLOCKS)
-            else:
-                self._text(_chunk_text(part, where, i) or "")
+            if part.get("type") != "thinking":
+                self._text(_part_text(part, where, i))
+                continue
+            text = thinking_text(part.get("thinking"), (where, i))
+            if text:
+                if self._after_text:
+                    self._chunk_segment = SegmentKey("chunk", self._chunk_segment.index + 1)
+                    self._after_text = False
+                self.out.reasoning(self._chunk_segment, text, BLOCKS)
 
     def close(self) -> None:
         """Nothing is held per message."""
@@ -462,26 +425,20 @@ class ChatAccumulator(Accumulator):
 
     def __init__(self, choice: int) -> None:
         self.choice = choice
-        self.base: dict[str, Any] = {}
-        self.fields: dict[str, list[str]] = {}  # content, refusal, reasoning_content, reasoning
-        self.chunks: Optional[list[_Chunk]] = None  # list content (Mistral)
-        self.legacy_text: Optional[list[str]] = None
+        self.base: dict[str, Any] = {}  # top-level keys
         self.nkeys = -1  # the number of top-level keys of the last chunk read
         self.first: Optional[Mapping[str, Any]] = None  # the first chunk, read on first use
-        self.rest: Optional[_Rest] = None  # made when a chunk first needs it (a stream of text
-        # chunks never does)
-
-    def _rest(self) -> _Rest:
-        rest = self.rest
-        if rest is None:
-            rest = self.rest = _Rest()
-        return rest
+        self.fields: dict[str, list[str]] = {}  # text pieces by field ("text": legacy)
+        self.chunks: Optional[list[_Chunk]] = None  # list content (Mistral)
+        self.seen: set[str] = set()  # text fields that came with another value
+        self.tools: dict[Any, dict[str, Any]] = {}
+        self.details: dict[Any, dict[str, Any]] = {}
+        self.choice_keys: dict[str, Any] = {}
+        self.other: dict[str, Any] = {}
 
     def top(self, ev: Mapping[str, Any]) -> None:
-        """A chunk's top-level keys: the first value wins for id, model..., the last for usage.
-        The decoder hands over a chunk when its number of keys differs from :attr:`nkeys`
-        (chunks of one shape repeat them) or it carries ``usage``; the first chunk is kept and
-        read on first use."""
+        """A chunk's top-level keys (the decoder hands over a chunk whose number of keys
+        differs from :attr:`nkeys`, or with ``usage``); the first chunk waits to be read."""
         self.nkeys = len(ev)
         first = self.first
         if first is None:
@@ -501,38 +458,29 @@ class ChatAccumulator(Accumulator):
 
     def choice_fields(self, c: Mapping[str, Any]) -> None:
         """The chosen choice's own keys (first value wins, the last for ``finish_reason``)."""
-        cb = self._rest().choice_base
+        keys = self.choice_keys
         for k, v in c.items():
             if v is not None and k not in ("delta", "message", "text") and (
-                k not in cb or k == "finish_reason"
+                k not in keys or k == "finish_reason"
             ):
-                cb[k] = jsonify(v)
-
-    def legacy(self, text: str) -> None:
-        """A legacy Completions ``text`` piece."""
-        if self.legacy_text is None:
-            self.legacy_text = [text]
-        else:
-            self.legacy_text.append(text)
+                keys[k] = jsonify(v)
 
     def text(self, key: str, piece: str) -> None:
-        """A piece of a text field of the delta."""
+        """A piece of a text field (or of a legacy ``text``)."""
         if key == "content" and self.chunks is not None:
             self._chunk({"type": "text", "text": piece})
-            return
-        pieces = self.fields.get(key)
-        if pieces is None:
-            self.fields[key] = [piece]
+        elif key in self.fields:
+            self.fields[key].append(piece)
         else:
-            pieces.append(piece)
+            self.fields[key] = [piece]
 
     def value(self, key: str, v: Any) -> None:
         """Any other field of the delta."""
-        if key in _STR_FIELDS:
+        if key in _TEXT:
             if isinstance(v, str):
                 self.text(key, v)
                 return
-            self._rest().seen.add(key)
+            self.seen.add(key)
             if key == "content" and isinstance(v, (list, tuple)):
                 if self.chunks is None:
                     self.chunks = []
@@ -543,14 +491,21 @@ class ChatAccumulator(Accumulator):
                     m = {"type": "text", "text": ch} if isinstance(ch, str) else as_map(ch)
                     if m is not None:
                         self._chunk(m)
-        elif key == "tool_calls":
-            for j, tc in enumerate(as_list(v)):
-                self._tool(j, as_map(tc))
-        elif key == "reasoning_details":
-            for j, e in enumerate(as_list(v)):
-                self._detail(j, as_map(e))
-        elif v is not None and key not in self._rest().other:
-            self._rest().other[key] = jsonify(v)
+        elif key == "tool_calls" or key == "reasoning_details":
+            tools = key == "tool_calls"
+            for j, item in enumerate(as_list(v)):
+                m = as_map(item)
+                if m is not None:
+                    idx = m.get("index")
+                    if tools:
+                        idx = j if idx is None else idx
+                        _merge(self.tools.setdefault(idx, {}), m, _TOOL_CONCAT, False)
+                    else:
+                        store = self.details
+                        idx = idx if isinstance(idx, int) else ("#", len(store), j)
+                        _merge(store.setdefault(idx, {}), m, _DETAIL_CONCAT, True)
+        elif v is not None and key not in self.other:
+            self.other[key] = jsonify(v)
 
     def _chunk(self, ch: Mapping[str, Any]) -> None:
         chunks = self.chunks
@@ -561,56 +516,20 @@ class ChatAccumulator(Accumulator):
             th = ch.get("thinking")
             texts = [th] if isinstance(th, str) else [
                 m["text"] for m in map(as_map, as_list(th))
-                if m is not None and isinstance(m.get("text"), str)
-            ]
+                if m is not None and isinstance(m.get("text"), str)]
         elif t == "text":
             texts = [ch["text"]] if isinstance(ch.get("text"), str) else []
         else:
-            chunks.append(_Chunk(None, jsonify(ch), []))
+            chunks.append(_Chunk(None, jsonify(ch), []))  # kept as received
             return
-        if chunks and chunks[-1].type == t:
+        if chunks and chunks[-1].type == t:  # the same type as the last chunk: merged
             chunks[-1].pieces.extend(texts)
             for k, v in ch.items():
                 if k not in ("thinking", "text") and v is not None:
-                    chunks[-1].body.setdefault(k, jsonify(v))
+                    chunks[-1].keys.setdefault(k, jsonify(v))
             return
-        body = {k: jsonify(v) for k, v in ch.items() if k not in ("thinking", "text")}
-        chunks.append(_Chunk(t, body, list(texts)))
-
-    def _tool(self, j: int, m: Optional[Mapping[str, Any]]) -> None:
-        if m is None:
-            return
-        idx = m.get("index", j)
-        rest = self._rest()
-        cur = rest.tools.setdefault(idx, {})
-        for k, v in m.items():
-            if k == "function":
-                f = cur.setdefault("function", {})
-                for fk, fv in (as_map(v) or {}).items():
-                    if fk == "arguments":
-                        if isinstance(fv, str):
-                            rest.args.setdefault(idx, []).append(fv)
-                    elif fv is not None and f.get(fk) is None:
-                        f[fk] = jsonify(fv)
-            elif k != "index" and v is not None and cur.get(k) is None:
-                cur[k] = jsonify(v)
-
-    def _detail(self, j: int, m: Optional[Mapping[str, Any]]) -> None:
-        if m is None:
-            return
-        idx = m.get("index")
-        details = self._rest().details
-        key = idx if isinstance(idx, int) else ("#", len(details), j)
-        cur = details.get(key)
-        if cur is None:
-            details[key] = jsonify(m)
-            return
-        for k, v in m.items():
-            if k in ("text", "summary", "data") and isinstance(v, str):
-                prev = cur.get(k)
-                cur[k] = (prev if isinstance(prev, str) else "") + v
-            elif v is not None:
-                cur[k] = jsonify(v)
+        keys = {k: jsonify(v) for k, v in ch.items() if k not in ("thinking", "text")}
+        chunks.append(_Chunk(t, keys, list(texts)))
 
     def build(self) -> dict[str, Any]:
         first = self.first
@@ -618,44 +537,56 @@ class ChatAccumulator(Accumulator):
             self.first = None
             self._top(first)
         choice: dict[str, Any] = {"index": self.choice}
-        rest = self.rest if self.rest is not None else _Rest()
-        if self.legacy_text is not None and not rest.seen and not rest.tools:
-            choice["text"] = "".join(self.legacy_text)
+        fields = self.fields
+        if "text" in fields and not self.seen and not self.tools:
+            choice["text"] = "".join(fields["text"])
         else:
-            msg: dict[str, Any] = dict(rest.other)
+            msg: dict[str, Any] = dict(self.other)
             msg.setdefault("role", "assistant")
-            for k in ("content", "refusal", "reasoning_content", "reasoning"):
-                if k in rest.seen or k in self.fields or (k == "content" and self.chunks is not None):
-                    p = self.fields.get(k)
-                    msg[k] = "".join(p) if p is not None else None
+            for k in ("content", "refusal", *_FIELDS):
+                if k in self.seen or k in fields or (k == "content" and self.chunks is not None):
+                    msg[k] = "".join(fields[k]) if k in fields else None
             if self.chunks is not None:
                 msg["content"] = [ch.wire() for ch in self.chunks]
-            if rest.tools:
-                msg["tool_calls"] = [
-                    {**tc, "function": {**tc.get("function", {}),
-                                        "arguments": "".join(rest.args[idx])}}
-                    if idx in rest.args else dict(tc)
-                    for idx, tc in rest.tools.items()
-                ]
-            if rest.details:
-                msg["reasoning_details"] = list(rest.details.values())
+            if self.tools:
+                msg["tool_calls"] = [_joined(tc) for tc in self.tools.values()]
+            if self.details:
+                msg["reasoning_details"] = [_joined(e) for e in self.details.values()]
             choice["message"] = msg
-        choice.update(rest.choice_base)
+        choice.update(self.choice_keys)
         return {**self.base, "choices": [choice]}
 
 
-class _Rest:
-    """What a Chat stream adds up besides text pieces (each empty until used)."""
+def _merge(into: dict[str, Any], m: Mapping[str, Any], concat: frozenset[str],
+           last_wins: bool) -> None:
+    """A streamed piece of a tool call (first non-null value wins, ``function.arguments``
+    concatenated) or of a reasoning detail (last non-null value wins, ``text``, ``summary`` and
+    ``data`` concatenated) merged into the pieces before it."""
+    for k, v in m.items():
+        if k in concat and isinstance(v, str):
+            cur = into.get(k)
+            if type(cur) is list:
+                cur.append(v)
+            else:
+                into[k] = [cur, v] if isinstance(cur, str) else [v]  # joined by _joined()
+        elif k == "function" and not last_wins:
+            f = as_map(v)
+            if f is not None:
+                _merge(into.setdefault(k, {}), f, concat, False)
+        elif last_wins:
+            if v is not None or k not in into:
+                into[k] = jsonify(v)
+        elif k != "index" and v is not None and into.get(k) is None:
+            into[k] = jsonify(v)
 
-    __slots__ = ("args", "choice_base", "details", "other", "seen", "tools")
 
-    def __init__(self) -> None:
-        self.choice_base: dict[str, Any] = {}
-        self.seen: set[str] = set()  # text fields that came with a non-string value
-        self.tools: dict[Any, dict[str, Any]] = {}
-        self.args: dict[Any, list[str]] = {}
-        self.details: dict[Any, dict[str, Any]] = {}
-        self.other: dict[str, Any] = {}
+_TOOL_CONCAT = frozenset({"arguments"})
+_DETAIL_CONCAT = frozenset({"text", "summary", "data"})
+
+
+def _joined(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: "".join(v) if type(v) is list else _joined(v) if type(v) is dict else v
+            for k, v in d.items()}
 
 
 class _Chunk(NamedTuple):
@@ -663,15 +594,14 @@ class _Chunk(NamedTuple):
     other keys and its text pieces."""
 
     type: Optional[str]
-    body: dict[str, Any]
+    keys: dict[str, Any]
     pieces: list[str]
 
     def wire(self) -> dict[str, Any]:
+        text = "".join(self.pieces)
         if self.type == "thinking":
-            return {**self.body, "thinking": [{"type": "text", "text": "".join(self.pieces)}]}
-        if self.type == "text":
-            return {**self.body, "text": "".join(self.pieces)}
-        return self.body
+            return {**self.keys, "thinking": [{"type": "text", "text": text}]}
+        return {**self.keys, "text": text} if self.type == "text" else self.keys
 
 
 # --- the turn (X1, X2) -------------------------------------------------------------------------
@@ -689,29 +619,30 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     out = []
     for m in map(as_map, as_list(msg.get("reasoning_details"))):
         t = m.get("type") if m is not None else None
-        if t == "reasoning.text":
-            out.append(block(PROVIDER, "text", text_of(m.get("text")) or "", m,
-                             signature=text_of(m.get("signature")), id=m.get("id")))
+        if m is None or t not in ("reasoning.text", "reasoning.summary", "reasoning.encrypted"):
+            continue
+        if t == "reasoning.encrypted":
+            out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data")),
+                             id=m.get("id")))
         elif t == "reasoning.summary":
             out.append(block(PROVIDER, "summary", text_of(m.get("summary")) or "", m,
                              id=m.get("id")))
-        elif t == "reasoning.encrypted":
-            out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data")),
-                             id=m.get("id")))
+        else:
+            out.append(block(PROVIDER, "text", text_of(m.get("text")) or "", m,
+                             signature=text_of(m.get("signature")), id=m.get("id")))
     if not any(b.kind != "opaque" for b in out):
         wire = {k: msg[k] for k in _FIELDS if isinstance(msg.get(k), str)}
         if wire and (not out or any(readable(v) for v in wire.values())):
             text = next((v for v in wire.values() if readable(v)), "")
             out.append(block(PROVIDER, "text", text, wire))
     content = msg.get("content")
-    if isinstance(content, (list, tuple)):
-        for m in map(as_map, content):
-            if m is not None and m.get("type") == "thinking":
-                th = m.get("thinking")
-                text = th if isinstance(th, str) else "".join(
-                    x["text"] for x in map(as_map, as_list(th))
-                    if x is not None and isinstance(x.get("text"), str))
-                out.append(block(PROVIDER, "text", text, m))
+    for m in map(as_map, content if isinstance(content, (list, tuple)) else ()):
+        if m is not None and m.get("type") == "thinking":
+            th = m.get("thinking")
+            text = th if isinstance(th, str) else "".join(
+                x["text"] for x in map(as_map, as_list(th))
+                if x is not None and isinstance(x.get("text"), str))
+            out.append(block(PROVIDER, "text", text, m))
     return out
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .._types import ReasoningBlock
+from .._types import BlockKind, ReasoningBlock
 from ._access import (
     Figures,
     Where,
@@ -104,7 +104,7 @@ def _texts(owner: Mapping[str, Any], key: str, where: Where, kinds: dict[str, st
     for j, p in enumerate(parts):
         if type(p) is not dict:
             p = item_map(p, (where, key), j)
-        field = kinds.get("*") or kinds.get(p.get("type"))  # type: ignore[arg-type]
+        field = kinds.get("*") or kinds.get(p.get("type"))
         text = p.get(field) if field else ""
         if text is None:
             text = ""
@@ -150,8 +150,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     u = d.get("usage")
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
-    return Parts("".join(visible), segments, BLOCKS, redacted, None,
-                 usage_figures(u, "usage") if u is not None else None, _finish_reason(d))
+    return Parts(("".join(visible), segments, BLOCKS, redacted, None,
+                 usage_figures(u, "usage") if u is not None else None, _finish_reason(d)))
 
 
 def _finish_reason(d: Mapping[str, Any]) -> Any:
@@ -194,7 +194,9 @@ class Decoder:
             idx = ev.get(ikey)
             if type(idx) is not int:
                 idx = opt_index(ev, ikey, "")
-            key = self._key(kind, oi, idx)
+            key = self._segments.get((kind, oi, idx))
+            if key is None:
+                key = self._segments[kind, oi, idx] = SegmentKey(kind, (oi, idx))
             if field == "delta" or key not in self._seen:  # "done" events repeat deltas
                 self._part(key, text or "")
             return
@@ -310,9 +312,9 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     for m in map(as_map, as_list(r.get("output"))):
         if m is None or m.get("type") != "reasoning":
             continue
-        kind, text = "text", _joined(m.get("content"))
-        if not text:
-            kind, text = "summary", _joined(m.get("summary"))
+        raw = _joined(m.get("content"))
+        kind: BlockKind = "text" if raw else "summary"
+        text = raw or _joined(m.get("summary"))
         out.append(block(PROVIDER, kind, text, m, data=text_of(m.get("encrypted_content")),
                          id=m.get("id")))
     return out
