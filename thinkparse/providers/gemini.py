@@ -63,33 +63,33 @@ from ._family import Accumulator, Family, Message, MessageOptions, block
 
 PROVIDER = "gemini"
 
-#: The count keys of a usage object, and the object's own key, in each spelling.
-_CAMEL = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount",
-          "usageMetadata")
+#: The count keys of a usage object, in each spelling.
+_CAMEL = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount")
 _SNAKE = ("prompt_token_count", "candidates_token_count", "total_token_count",
-          "thoughts_token_count", "usage_metadata")
+          "thoughts_token_count")
 _USAGE_KEYS = ("usageMetadata", "usage_metadata")
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 
 
 def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
     """The response's usage figures, or ``None`` when it has no usage."""
-    u = d.get("usageMetadata")
-    names = _CAMEL
+    key = "usageMetadata"
+    u = d.get(key)
     if u is None:
-        u = d.get("usage_metadata")
+        key = "usage_metadata"
+        u = d.get(key)
         if u is None:
             return None
-        names = _SNAKE
-    key = names[4]
     if type(u) is not dict:
         u = opt_map(d, key, "")
         if u is None:
             return None
-    p, c, t, r = u.get(names[0]), u.get(names[1]), u.get(names[2]), u.get(names[3])
-    if not ((p is None or type(p) is int) and (c is None or type(c) is int)
-            and (t is None or type(t) is int) and (r is None or type(r) is int)):
-        p, c, t, r = (opt_int(u, n, key) for n in names[:4])
+    names = _CAMEL if key == "usageMetadata" else _SNAKE
+    get = u.get
+    p, c, t, r = get(names[0]), get(names[1]), get(names[2]), get(names[3])
+    if not ((type(p) is int or p is None) and (type(c) is int or c is None)
+            and (type(t) is int or t is None) and (type(r) is int or r is None)):
+        p, c, t, r = (opt_int(u, n, key) for n in names)
     return Figures((p, None if c is None and r is None else (c or 0) + (r or 0), t, r))
 
 

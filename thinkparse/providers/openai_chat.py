@@ -101,6 +101,8 @@ _FIELDS = ("reasoning_content", "reasoning")
 _TEXT = frozenset({"content", "refusal", *_FIELDS})
 _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
+#: The decoder's parts that are not delta fields: a chunk, a choice, a legacy text piece.
+TOP, CHOICE, LEGACY = object(), object(), object()
 _NO_FIGURES = Figures((None, None, None, None))
 
 
@@ -214,13 +216,15 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
     if not choices:
         return Parts(("", None, FIELD, False, None, figures, None))
-    found = chosen(choices, choice, "choices")
-    if found is None:
-        if choice:
-            raise ResponseShapeError(join_path("choices", choice),
-                                     f"missing (choice={choice}; {len(choices)} choices)")
-        found = (0, item_map(choices[0], "choices", 0))
-    i, c = found
+    i, c = choice, (choices[choice] if choice < len(choices) else None)
+    if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
+        found = chosen(choices, choice, "choices")
+        if found is None:
+            if choice:
+                raise ResponseShapeError(join_path("choices", choice),
+                                         f"missing (choice={choice}; {len(choices)} choices)")
+            found = (0, item_map(choices[0], "choices", 0))
+        i, c = found
     key = "message" if c.get("message") is not None or "delta" not in c else "delta"
     msg = c.get(key)
     if msg is not None and type(msg) is not dict:
@@ -273,14 +277,19 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
 
-    __slots__ = ("_after_text", "_choice", "_chunk_segment", "acc", "out")
+    __slots__ = ("_after_text", "_choice", "_chunk_segment", "_nkeys", "_parts", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        self.acc = ChatAccumulator(choice)
+        #: What the turn is made of, in order: ``(field, piece)`` for each delta field as
+        #: received, ``(TOP, chunk)`` and ``(CHOICE, choice)`` for the keys around it, ``(LEGACY,
+        #: text)``; the accumulator adds them up on first use.
+        self._parts: list[tuple[Any, Any]] = []
+        self.acc = ChatAccumulator(choice, self._parts)
         self._choice = choice
         self._chunk_segment = _FIRST_CHUNK  # the Mistral thinking segment
         self._after_text = False
+        self._nkeys = -1  # the number of top-level keys of the last chunk whose keys were kept
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event.
@@ -289,10 +298,11 @@ class Decoder:
         answer's content goes out as it comes, the refusal and the reasoning after it, in P4's
         order (what a field releases counts even when a later field is malformed).
         """
-        acc = self.acc
+        parts = self._parts
         out = self.out
-        if len(ev) != acc.nkeys or "usage" in ev:
-            acc.top(ev)  # (chunks of one shape repeat their top-level keys)
+        if len(ev) != self._nkeys or "usage" in ev:
+            self._nkeys = len(ev)
+            parts.append((TOP, ev))  # (chunks of one shape repeat their top-level keys)
         choices = ev.get("choices")
         if type(choices) is not list:
             if choices is None:
@@ -315,7 +325,7 @@ class Decoder:
             if (i if idx is None else idx) != self._choice:
                 continue
             if len(c) != 2 or "index" not in c:  # the choice's own keys (besides the delta)
-                acc.choice_fields(c)
+                parts.append((CHOICE, c))
                 if c.get("finish_reason") is not None:
                     out.finish(c.get("finish_reason"))
             key = "delta"
@@ -327,15 +337,15 @@ class Decoder:
                     if c.get("text") is not None:
                         text = opt_str(c, "text", ("choices", i))
                         if text is not None:
-                            acc.text("text", text)
+                            parts.append((LEGACY, text))
                             self._text(text)
                     break
             if type(delta) is not dict:
                 delta = opt_map(c, key, ("choices", i))
             refusal = rc = r = items = None
             for k, v in delta.items():
+                parts.append((k, v))
                 if type(v) is str and k in _TEXT:
-                    acc.text(k, v)
                     if k == "content":
                         if v:
                             self._after_text = True
@@ -347,7 +357,6 @@ class Decoder:
                     else:
                         refusal = v
                     continue
-                acc.value(k, v)
                 if v is None or not (k in _TEXT or k == "reasoning_details"):
                     continue
                 where = ("choices", i, key)
@@ -423,11 +432,11 @@ class Decoder:
 class ChatAccumulator(Accumulator):
     """``chat.completion.chunk`` events added up (the chosen choice), rules as above."""
 
-    def __init__(self, choice: int) -> None:
+    def __init__(self, choice: int, parts: list[tuple[Any, Any]]) -> None:
         self.choice = choice
+        self.parts = parts  # the decoder's parts (see Decoder), read by build()
+        self.read = 0  # how many of them were added up
         self.base: dict[str, Any] = {}  # top-level keys
-        self.nkeys = -1  # the number of top-level keys of the last chunk read
-        self.first: Optional[Mapping[str, Any]] = None  # the first chunk, read on first use
         self.fields: dict[str, list[str]] = {}  # text pieces by field ("text": legacy)
         self.chunks: Optional[list[_Chunk]] = None  # list content (Mistral)
         self.seen: set[str] = set()  # text fields that came with another value
@@ -436,28 +445,13 @@ class ChatAccumulator(Accumulator):
         self.choice_keys: dict[str, Any] = {}
         self.other: dict[str, Any] = {}
 
-    def top(self, ev: Mapping[str, Any]) -> None:
-        """A chunk's top-level keys (the decoder hands over a chunk whose number of keys
-        differs from :attr:`nkeys`, or with ``usage``); the first chunk waits to be read."""
-        self.nkeys = len(ev)
-        first = self.first
-        if first is None:
-            if not self.base:
-                self.first = ev
-                return
-        else:
-            self.first = None
-            self._top(first)
-        self._top(ev)
-
     def _top(self, ev: Mapping[str, Any]) -> None:
         base = self.base
         for k, v in ev.items():
             if v is not None and k != "choices" and (k not in base or k in ("usage", "x_groq")):
                 base[k] = v if type(v) in SCALARS else jsonify(v)
 
-    def choice_fields(self, c: Mapping[str, Any]) -> None:
-        """The chosen choice's own keys (first value wins, the last for ``finish_reason``)."""
+    def _choice_keys(self, c: Mapping[str, Any]) -> None:
         keys = self.choice_keys
         for k, v in c.items():
             if v is not None and k not in ("delta", "message", "text") and (
@@ -465,8 +459,7 @@ class ChatAccumulator(Accumulator):
             ):
                 keys[k] = jsonify(v)
 
-    def text(self, key: str, piece: str) -> None:
-        """A piece of a text field (or of a legacy ``text``)."""
+    def _text(self, key: str, piece: str) -> None:
         if key == "content" and self.chunks is not None:
             self._chunk({"type": "text", "text": piece})
         elif key in self.fields:
@@ -474,11 +467,10 @@ class ChatAccumulator(Accumulator):
         else:
             self.fields[key] = [piece]
 
-    def value(self, key: str, v: Any) -> None:
-        """Any other field of the delta."""
+    def _value(self, key: str, v: Any) -> None:
         if key in _TEXT:
             if isinstance(v, str):
-                self.text(key, v)
+                self._text(key, v)
                 return
             self.seen.add(key)
             if key == "content" and isinstance(v, (list, tuple)):
@@ -532,10 +524,18 @@ class ChatAccumulator(Accumulator):
         chunks.append(_Chunk(t, keys, list(texts)))
 
     def build(self) -> dict[str, Any]:
-        first = self.first
-        if first is not None:
-            self.first = None
-            self._top(first)
+        parts, self.read = self.parts[self.read:], len(self.parts)
+        for key, value in parts:  # in order, as the decoder met them
+            if key is TOP:
+                self._top(value)
+            elif key is CHOICE:
+                self._choice_keys(value)
+            elif key is LEGACY:
+                self._text("text", value)
+            elif type(value) is str and key in _TEXT:
+                self._text(key, value)
+            else:
+                self._value(key, value)
         choice: dict[str, Any] = {"index": self.choice}
         fields = self.fields
         if "text" in fields and not self.seen and not self.tools:
@@ -565,10 +565,10 @@ def _merge(into: dict[str, Any], m: Mapping[str, Any], concat: frozenset[str],
     for k, v in m.items():
         if k in concat and isinstance(v, str):
             cur = into.get(k)
-            if type(cur) is list:
+            if type(cur) is _Pieces:
                 cur.append(v)
             else:
-                into[k] = [cur, v] if isinstance(cur, str) else [v]  # joined by _joined()
+                into[k] = _Pieces((cur, v) if isinstance(cur, str) else (v,))
         elif k == "function" and not last_wins:
             f = as_map(v)
             if f is not None:
@@ -584,8 +584,12 @@ _TOOL_CONCAT = frozenset({"arguments"})
 _DETAIL_CONCAT = frozenset({"text", "summary", "data"})
 
 
+class _Pieces(list[str]):
+    """Streamed pieces of one string value, joined by :func:`_joined`."""
+
+
 def _joined(d: dict[str, Any]) -> dict[str, Any]:
-    return {k: "".join(v) if type(v) is list else _joined(v) if type(v) is dict else v
+    return {k: "".join(v) if type(v) is _Pieces else _joined(v) if type(v) is dict else v
             for k, v in d.items()}
 
 
