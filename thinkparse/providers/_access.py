@@ -389,6 +389,11 @@ def kept_choice(items: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]
     return None
 
 
+def maps(v: Any) -> list[Mapping[str, Any]]:
+    """The objects of a kept list value (models converted; anything else skipped)."""
+    return [m for m in map(as_map, as_list(v)) if m is not None]
+
+
 def as_list(v: Any) -> Sequence[Any]:
     """``v`` when it is a list or tuple, else ``()``."""
     return v if type(v) is list or isinstance(v, (list, tuple)) else ()

@@ -112,6 +112,29 @@ class Accumulator:
             return text
 
 
+class ItemPieces(Accumulator):
+    """An accumulator of items streamed by index, whose fields come in pieces (Anthropic
+    content blocks, Bedrock content blocks): the pieces of each item's field, in order."""
+
+    def __init__(self) -> None:
+        self.pieces: dict[tuple[Any, str], list[Any]] = {}
+        self.last_index: Any = self  # the item and field of the last piece, and its list
+        self.last_field = ""
+        self.last_pieces: list[Any] = []
+
+    def piece(self, idx: Any, field: str, piece: Any) -> None:
+        """A piece of item ``idx``'s ``field``, as received."""
+        if idx == self.last_index and field is self.last_field:
+            self.last_pieces.append(piece)
+            return
+        pieces = self.pieces.get((idx, field))
+        if pieces is None:
+            pieces = self.pieces[idx, field] = [piece]
+        else:
+            pieces.append(piece)
+        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
+
+
 class Decoder(Protocol):
     """A family's stream decoder (one per streamed message)."""
 

@@ -47,6 +47,7 @@ from ._access import (
     count_figures,
     item_map,
     jsonify,
+    maps,
     missing,
     opt_index,
     opt_map,
@@ -60,7 +61,7 @@ from ._access import (
 )
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector, SegmentKey
-from ._family import Accumulator, Family, Message, MessageOptions, block
+from ._family import Family, ItemPieces, Message, MessageOptions, block
 
 PROVIDER = "anthropic"
 
@@ -99,7 +100,7 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Message``: its content items in order."""
     visible: list[str] = []
     segments: list[str] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     redacted = False
     for i, item in enumerate(req_array(d, "content")):
         if type(item) is not dict:
@@ -122,8 +123,6 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             sig = item.get("signature")
             sig = sig if type(sig) is str else signature_text(sig, ("content", i), "signature")
             if sig:
-                if sigs is None:
-                    sigs = []
                 sigs.append(sig)
         elif t == "redacted_thinking":
             redacted = True
@@ -268,28 +267,13 @@ class Decoder:
             self._stop(idx)
 
 
-class AnthropicAccumulator(Accumulator):
+class AnthropicAccumulator(ItemPieces):
     """Messages stream events added up (rules in the module docstring)."""
 
     def __init__(self) -> None:
         self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
         self.items: dict[Any, dict[str, Any]] = {}
-        self.pieces: dict[tuple[Any, str], list[str]] = {}
-        self.last_index: Any = self  # (no piece yet)
-        self.last_field = ""
-        self.last_pieces: list[str] = []
-
-    def piece(self, idx: Any, field: str, text: str) -> None:
-        """A ``*_delta`` piece of item ``idx``'s ``field``."""
-        if idx == self.last_index and field is self.last_field:
-            self.last_pieces.append(text)  # (the same item and field as the last piece)
-            return
-        pieces = self.pieces.get((idx, field))
-        if pieces is None:
-            pieces = self.pieces[idx, field] = [text]
-        else:
-            pieces.append(text)
-        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
+        ItemPieces.__init__(self)
 
     def citation(self, idx: Any, citation: Any) -> None:
         """A ``citations_delta``: the citation goes onto its item (read the kept events first)."""
@@ -344,10 +328,7 @@ class AnthropicAccumulator(Accumulator):
 def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     """One block per ``thinking`` and ``redacted_thinking`` item."""
     out = []
-    for item in as_list(r.get("content")):
-        m = as_map(item)
-        if m is None:
-            continue
+    for m in maps(r.get("content")):
         t = m.get("type")
         if t == "thinking":
             th = m.get("thinking")
@@ -360,11 +341,8 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
     """``{"role": "assistant", "content": [every item as received]}``."""
-    content = []
-    for item in as_list(r.get("content")):
-        m = as_map(item)
-        if m is not None and (m.get("type") != "thinking" or signed(m)):
-            content.append(jsonify(m))
+    content = [jsonify(m) for m in maps(r.get("content"))
+               if m.get("type") != "thinking" or signed(m)]
     return {"role": "assistant", "content": content}
 
 

@@ -31,20 +31,20 @@ Decisions where docs/behaviour.md is silent:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._types import ReasoningBlock
 from ._access import (
     Figures,
     Where,
-    as_list,
     as_map,
     b64_bytes,
     count_figures,
     item_map,
     join_path,
     jsonify,
+    maps,
     missing,
     opt_index,
     opt_map,
@@ -58,7 +58,7 @@ from ._access import (
 )
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector, SegmentKey
-from ._family import Accumulator, Family, Message, MessageOptions, block
+from ._family import Family, ItemPieces, Message, MessageOptions, block
 
 PROVIDER = "bedrock"
 _CONTENT = "output.message.content"
@@ -131,7 +131,7 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
         raise shape_error("output.message", "content", "an array", content)
     visible: list[str] = []
     segments: list[str] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     redacted = False
     for i, c in enumerate(content):
         text, rtext, sig, red = _item(c if type(c) is dict else item_map(c, _CONTENT, i),
@@ -141,8 +141,6 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
         if rtext:
             segments.append(rtext)
         if sig:
-            if sigs is None:
-                sigs = []
             sigs.append(sig)
         redacted = redacted or red
     u = d.get("usage")
@@ -272,34 +270,18 @@ class Decoder:
             self._stop(idx)
 
 
-class BedrockAccumulator(Accumulator):
+class BedrockAccumulator(ItemPieces):
     """ConverseStream events added up (rules in the module docstring)."""
 
     def __init__(self) -> None:
         self.base: dict[str, Any] = {}
         self.items: dict[Any, dict[str, Any]] = {}
-        self.pieces: dict[tuple[Any, str], list[Any]] = {}
-        self.last_index: Any = self  # (no piece yet)
-        self.last_field = ""
-        self.last_pieces: list[Any] = []
+        ItemPieces.__init__(self)
 
     def item(self, idx: Any) -> None:
         """An item a delta names (made in order of appearance, pieces or not)."""
         if idx not in self.items:
             self.items[idx] = {}
-
-    def piece(self, idx: Any, field: str, piece: Any) -> None:
-        """A piece of an item's text, reasoning text, signature, redacted content or tool
-        input, as received."""
-        if idx == self.last_index and field is self.last_field:
-            self.last_pieces.append(piece)  # (the same item and field as the last piece)
-            return
-        pieces = self.pieces.get((idx, field))
-        if pieces is None:
-            pieces = self.pieces[idx, field] = [piece]
-        else:
-            pieces.append(piece)
-        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
 
     def tool_start(self, idx: Any, tool: Mapping[str, Any]) -> None:
         """A ``contentBlockStart`` of a tool use."""
@@ -342,17 +324,17 @@ class BedrockAccumulator(Accumulator):
 
 
 # --- the turn (X1, X2) -------------------------------------------------------------------------
-def _kept_content(r: Mapping[str, Any]) -> Sequence[Any]:
+def _kept_content(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     out = as_map(r.get("output"))
     msg = as_map(out.get("message")) if out is not None else None
-    return as_list(msg.get("content")) if msg is not None else ()
+    return maps(msg.get("content")) if msg is not None else []
 
 
 def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     """One block per ``reasoningContent`` item."""
     out = []
-    for m in map(as_map, _kept_content(r)):
-        rc = as_map(m.get("reasoningContent")) if m is not None else None
+    for m in _kept_content(r):
+        rc = as_map(m.get("reasoningContent"))
         if rc is None:
             continue
         rt = as_map(rc.get("reasoningText"))
@@ -368,9 +350,7 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
     """``{"role": "assistant", "content": [every item as received]}``."""
     content = []
-    for m in map(as_map, _kept_content(r)):
-        if m is None:
-            continue
+    for m in _kept_content(r):
         rc = as_map(m.get("reasoningContent"))
         rt = as_map(rc.get("reasoningText")) if rc is not None else None
         if rt is not None and not signed(rt):

@@ -48,6 +48,7 @@ from ._access import (
     item_map,
     jsonify,
     kept_choice,
+    maps,
     opt_int,
     opt_list,
     opt_map,
@@ -135,7 +136,7 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole response (also what each stream chunk is)."""
     visible: list[str] = []
     runs: list[list[str]] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     in_thought = False
     c, _, parts = _content(d, choice)
     where = ("candidates", choice, "content", "parts")
@@ -148,8 +149,6 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
         if "thoughtSignature" in p or "thought_signature" in p:
             sig = _signature(p, (where, i))
             if sig:
-                if sigs is None:
-                    sigs = []
                 sigs.append(sig)
         if p.get("thought") is True:
             if text:
@@ -309,18 +308,16 @@ class GeminiAccumulator(Accumulator):
 
 
 # --- the turn (X1, X2) -------------------------------------------------------------------------
-def _kept_parts(r: Mapping[str, Any], choice: int) -> Sequence[Any]:
+def _kept_parts(r: Mapping[str, Any], choice: int) -> list[Mapping[str, Any]]:
     c = kept_choice(as_list(r.get("candidates")), choice)
     content = as_map(c.get("content")) if c is not None else None
-    return as_list(content.get("parts")) if content is not None else ()
+    return maps(content.get("parts")) if content is not None else []
 
 
 def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     """One block per thought part, and one per other part carrying a signature (opaque)."""
     out = []
-    for m in map(as_map, _kept_parts(r, choice)):
-        if m is None:
-            continue
+    for m in _kept_parts(r, choice):
         sig = text_of(m.get("thoughtSignature") or m.get("thought_signature")) or None
         if m.get("thought") is True:
             text = m.get("text")
@@ -334,9 +331,7 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
     """``{"role": "model", "parts": [...]}``, each signature on its own part."""
     parts = []
-    for m in map(as_map, _kept_parts(r, choice)):
-        if m is None:
-            continue
+    for m in _kept_parts(r, choice):
         part = jsonify(m)
         if options.binary == "bytes":
             for k in ("thoughtSignature", "thought_signature"):

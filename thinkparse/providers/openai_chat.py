@@ -80,6 +80,7 @@ from ._access import (
     join_path,
     jsonify,
     kept_choice,
+    maps,
     missing,
     opt_int,
     opt_list,
@@ -507,8 +508,7 @@ class ChatAccumulator(Accumulator):
         if t == "thinking":
             th = ch.get("thinking")
             texts = [th] if isinstance(th, str) else [
-                m["text"] for m in map(as_map, as_list(th))
-                if m is not None and isinstance(m.get("text"), str)]
+                m["text"] for m in maps(th) if isinstance(m.get("text"), str)]
         elif t == "text":
             texts = [ch["text"]] if isinstance(ch.get("text"), str) else []
         else:
@@ -621,9 +621,9 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     if msg is None:
         return []
     out = []
-    for m in map(as_map, as_list(msg.get("reasoning_details"))):
-        t = m.get("type") if m is not None else None
-        if m is None or t not in ("reasoning.text", "reasoning.summary", "reasoning.encrypted"):
+    for m in maps(msg.get("reasoning_details")):
+        t = m.get("type")
+        if t not in ("reasoning.text", "reasoning.summary", "reasoning.encrypted"):
             continue
         if t == "reasoning.encrypted":
             out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data")),
@@ -640,8 +640,8 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
             text = next((v for v in wire.values() if readable(v)), "")
             out.append(block(PROVIDER, "text", text, wire))
     content = msg.get("content")
-    for m in map(as_map, content if isinstance(content, (list, tuple)) else ()):
-        if m is not None and m.get("type") == "thinking":
+    for m in maps(content):
+        if m.get("type") == "thinking":
             th = m.get("thinking")
             text = th if isinstance(th, str) else "".join(
                 x["text"] for x in map(as_map, as_list(th))

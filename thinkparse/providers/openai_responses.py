@@ -47,11 +47,11 @@ from .._types import BlockKind, ReasoningBlock
 from ._access import (
     Figures,
     Where,
-    as_list,
     as_map,
     count_figures,
     item_map,
     jsonify,
+    maps,
     missing,
     opt_index,
     opt_list,
@@ -309,8 +309,8 @@ class ResponsesAccumulator(Accumulator):
 def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
     """One block per ``reasoning`` item: raw content, else summary, else opaque."""
     out = []
-    for m in map(as_map, as_list(r.get("output"))):
-        if m is None or m.get("type") != "reasoning":
+    for m in maps(r.get("output")):
+        if m.get("type") != "reasoning":
             continue
         raw = _joined(m.get("content"))
         kind: BlockKind = "text" if raw else "summary"
@@ -321,7 +321,7 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 
 def _joined(parts: Any) -> str:
-    texts = (m.get("text") for m in map(as_map, as_list(parts)) if m is not None)
+    texts = (m.get("text") for m in maps(parts))
     return "\n\n".join(t for t in texts if isinstance(t, str) and readable(t))
 
 
@@ -331,7 +331,7 @@ def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Messa
     if store is None:
         own = r.get("store")
         store = own if isinstance(own, bool) else True
-    items = [m for m in map(as_map, as_list(r.get("output"))) if m is not None]
+    items = maps(r.get("output"))
     out = []
     for i, m in enumerate(items):
         item = jsonify(m, drop_null=True)
