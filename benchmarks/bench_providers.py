@@ -7,14 +7,16 @@ installed).  Prints ns per call for ``normalize`` on a typical response of each 
 
 ``--against DIR [DIR ...]`` compares source trees (each a directory holding a ``thinkparse``
 package, e.g. ``git archive main thinkparse | tar -x -C DIR`` plus the compiled scanner copied
-in) with this one: each tree runs in its own process, the trees alternate three times, and each
-figure is the best over all runs of 40 rounds of 300 calls (``normalize``) or 60 rounds of one
-stream (``feed``, per event), in CPU time of the thread (``time.thread_time``), with the load
-average printed.
+in) with this one in one run: each tree runs in its own process, the trees alternate
+``--runs`` times (three by default), and each figure is the best over all runs of 40 rounds of
+300 calls (``normalize``) or 60 rounds of one stream (``feed``, per event), in CPU time of the
+thread (``time.thread_time``), with the load average and each row's ratio to the other trees
+printed.  ``--help`` lists the options.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -393,8 +395,7 @@ def _best(fn: Callable[[], object], loops: int, rounds: int) -> float:
     return best * 1e9
 
 
-def main() -> None:
-    quick = "--quick" in sys.argv
+def main(quick: bool = False) -> None:
     loops, rounds = (2_000, 3) if quick else (20_000, 5)
     print(f"thinkparse {thinkparse.__version__}, scanner: {thinkparse.IMPLEMENTATION}")
     print()
@@ -511,13 +512,14 @@ def _table() -> None:
         print(f"feed ollama + message (per object)\t{best(with_message, 20, 60) / len(short):.0f}")
 
 
-def against(trees: list[str]) -> None:
-    """Alternate this tree and ``trees``; print the best figure of each row per tree."""
+def against(trees: list[str], runs: int = 3) -> None:
+    """Alternate this tree and ``trees``; print the best figure of each row per tree, and the
+    ratio of this tree's figure to each other tree's."""
     here = str(Path(__file__).resolve().parent.parent)
     names = ["this tree", *trees]
     best: dict[str, dict[str, float]] = {n: {} for n in names}
     loads = []
-    for _ in range(3):
+    for _ in range(runs):
         for name, tree in zip(names, [here, *trees]):
             env = {**os.environ, "THINKPARSE_BENCH_TREE": tree}
             out = subprocess.run(
@@ -530,15 +532,36 @@ def against(trees: list[str]) -> None:
                 best[name][row] = min(best[name].get(row, float("inf")), float(ns))
     rows = list(best["this tree"])
     print(f"load average (1 min) during the runs: {min(loads):.2f}-{max(loads):.2f}")
-    print(f"{'ns (best)':<56}" + "".join(f"{n[-18:]:>20}" for n in names))
+    print(f"{'ns (best)':<56}" + "".join(f"{n[-18:]:>20}" for n in names)
+          + "".join(f"{'/ ' + n[-12:]:>16}" for n in trees))
     for row in rows:
-        print(f"{row:<56}" + "".join(f"{best[n].get(row, float('nan')):>20.0f}" for n in names))
+        mine = best["this tree"][row]
+        print(f"{row:<56}" + "".join(f"{best[n].get(row, float('nan')):>20.0f}" for n in names)
+              + "".join(f"{mine / best[n].get(row, float('nan')):>15.2f}x" for n in trees))
+
+
+def _arguments() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description="Cost of normalize() and StreamNormalizer.feed() per provider family "
+        "(docs/behaviour.md#performance).",
+    )
+    parser.add_argument("--quick", action="store_true", help="fewer iterations")
+    parser.add_argument(
+        "--against", nargs="+", metavar="DIR",
+        help="compare this tree with source trees (each a directory holding a thinkparse "
+        "package with its compiled scanner built), alternating them in one run",
+    )
+    parser.add_argument("--runs", type=int, default=3,
+                        help="with --against: how many times the trees alternate (default 3)")
+    parser.add_argument("--table", action="store_true", help=argparse.SUPPRESS)
+    return parser.parse_args()
 
 
 if __name__ == "__main__":
-    if "--table" in sys.argv:
+    arguments = _arguments()
+    if arguments.table:
         _table()
-    elif "--against" in sys.argv:
-        against(sys.argv[sys.argv.index("--against") + 1 :])
+    elif arguments.against:
+        against(arguments.against, arguments.runs)
     else:
-        main()
+        main(arguments.quick)

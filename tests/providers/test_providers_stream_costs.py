@@ -13,9 +13,6 @@ import tracemalloc
 from typing import Any
 
 import pytest
-from _support import TwoReads
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from thinkparse import StreamNormalizer
 
@@ -127,55 +124,3 @@ def test_message_before_close_names_message() -> None:
         _ = sn.result
     sn.close()
     assert sn.message == {"role": "assistant", "content": "hi"}
-
-
-# --- the usual Chat chunk is read once (decoder and accumulator) -------------------------------
-chunk_delta = st.one_of(
-    st.dictionaries(
-        st.sampled_from(["content", "reasoning_content", "reasoning", "refusal"]),
-        st.sampled_from(["", "a", " b", "\n"]), min_size=1, max_size=1,
-    ),
-    st.just({"role": "assistant"}),
-    st.just({"content": "x", "reasoning": "y"}),
-    st.just({"content": [{"type": "thinking", "thinking": [{"type": "text", "text": "m"}]}]}),
-)
-chunk_choice = st.tuples(
-    chunk_delta,
-    st.sampled_from(["index", "none", "finish", "index+finish"]),
-)
-chunk_top = st.sampled_from(["plain", "model", "usage", "x_groq"])
-
-
-def chat_chunk(delta: dict[str, Any], how: str, top: str) -> dict[str, Any]:
-    c: dict[str, Any] = {"delta": delta}
-    if "index" in how:
-        c["index"] = 0
-    if "finish" in how:
-        c["finish_reason"] = "stop"
-    ev: dict[str, Any] = {"id": "c1", "object": "chat.completion.chunk", "choices": [c]}
-    if top == "model":
-        ev["model"] = "m1"
-    elif top == "usage":
-        ev["usage"] = {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}
-    elif top == "x_groq":
-        ev["x_groq"] = {"usage": {"prompt_tokens": 4}}
-    return ev
-
-
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(chunk_choice, chunk_top), min_size=1, max_size=12))
-def test_chat_short_path_gives_what_the_full_read_gives(
-    chunks: list[tuple[tuple[dict[str, Any], str], str]],
-) -> None:
-    # P9/X2: the one-read path for the usual chunk changes no delta, result or message
-    events = [chat_chunk(d, how, top) for (d, how), top in chunks]
-    fast = StreamNormalizer(provider="openai_chat")
-    full = StreamNormalizer(provider="openai_chat")
-    full._decoder = TwoReads(full._decoder)  # type: ignore[assignment]
-    for ev in events:
-        assert fast.feed(ev) == full.feed(ev)
-    assert fast.close() == full.close()
-    assert fast.result == full.result
-    assert fast.result.finish_reason == full.result.finish_reason
-    assert fast.message == full.message
-    assert [b.wire for b in fast.result.blocks] == [b.wire for b in full.result.blocks]

@@ -163,19 +163,3 @@ def require(module_name: str, flag: str) -> ModuleType:
         if os.environ.get(flag) == "1":
             pytest.fail(f"{reason}, and {flag}=1 requires it")
         pytest.skip(f"{reason}; set {flag}=1 to make this a failure")
-
-
-class TwoReads:
-    """A stream decoder read the general way: the decoder's full read of each event, then the
-    accumulator's own read of it -- what the providers' one-read short paths must equal."""
-
-    def __init__(self, decoder: Any) -> None:
-        self.decoder = decoder
-        self.acc = decoder.acc
-
-    def event(self, ev: Any) -> None:
-        self.decoder._event(ev)
-        self.acc.event(ev)
-
-    def close(self) -> None:
-        self.decoder.close()

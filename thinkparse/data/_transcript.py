@@ -46,7 +46,7 @@ from typing import Any, NamedTuple, Optional
 
 from .._spec import SEPARATOR
 from ..providers._access import Where, convert, item_map, opt_list, opt_str, shape_error
-from ..providers._chat_fields import details, thinking_text
+from ..providers.openai_chat import details, thinking_text
 from ..scan._think import split_think
 
 #: The string fields that hold reasoning, in the order they are read (sources 1-3).

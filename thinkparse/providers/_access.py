@@ -1,10 +1,13 @@
-"""Field access for the provider decoders: input conversion (P7) and path-aware accessors (P8).
+"""Field access for the family modules: input conversion (P7), checked fields (P8), JSON copies.
 
 * :func:`as_mapping` / :func:`convert` turn an input object into a mapping (P7).
-* Path-aware accessors (``opt_str``, ``opt_map``, ``opt_list``, ``opt_int``) check a field's type
+* Checked accessors (``opt_str``, ``opt_map``, ``opt_list``, ``opt_int``...) check a field's type
   and raise :class:`~thinkparse.ResponseShapeError` naming its JSON path (P8).  Paths are built
   only when an error is raised, so the accessors cost a dict look-up and a type check.
-* :func:`count_figures` reads one usage object (P5, P12).
+* :func:`chosen` picks the choice (Chat ``choices``, Gemini ``candidates``) whose ``index`` is
+  the one asked for (W4); :func:`count_figures` reads one usage object into :class:`Figures`.
+* Unchecked readers (:func:`as_map`, :func:`as_list`, :func:`text_of`) and :func:`jsonify` read
+  the kept wire form, for blocks (X1), messages (X2) and the stream accumulators.
 
 Decisions where docs/behaviour.md is silent:
 
@@ -21,7 +24,9 @@ Decisions where docs/behaviour.md is silent:
 from __future__ import annotations
 
 import base64
+import binascii
 from collections.abc import Mapping, Sequence
+from operator import itemgetter
 from typing import Any, Optional, Union
 
 from .._errors import ResponseShapeError
@@ -91,7 +96,7 @@ def as_mapping(obj: Any, what: str) -> Mapping[str, Any]:
     return data
 
 
-# --- path-aware accessors (P8) -----------------------------------------------------------------
+# --- paths and errors (P8) ---------------------------------------------------------------------
 Where = Union[str, tuple[Any, ...]]
 """A JSON path: a string, or a tuple of keys and indexes rendered only when an error is raised
 (so hot loops pay for a tuple, not for string formatting)."""
@@ -144,9 +149,7 @@ def _kind(value: Any) -> str:
 
 def shape_error(where: Where, key: Any, expected: str, value: Any) -> ResponseShapeError:
     """The error for a field of the wrong type."""
-    return ResponseShapeError(
-        join_path(where, key), f"expected {expected}, got {_kind(value)}"
-    )
+    return ResponseShapeError(join_path(where, key), f"expected {expected}, got {_kind(value)}")
 
 
 def missing(where: Where, key: Any, expected: str) -> ResponseShapeError:
@@ -154,59 +157,16 @@ def missing(where: Where, key: Any, expected: str) -> ResponseShapeError:
     return ResponseShapeError(join_path(where, key), f"missing (expected {expected})")
 
 
-#: (input, output, total, reasoning) token figures of one usage object.
-Figures = tuple[Optional[int], Optional[int], Optional[int], Optional[int]]
-
-
-def count_figures(
-    u: Mapping[str, Any],
-    where: Where,
-    counts: tuple[str, str, Optional[str]],
-    details: Optional[tuple[str, str]] = None,
-) -> Figures:
-    """(input, output, total, reasoning) of one usage object, under the family's key names.
-
-    Args:
-        u: the usage object.
-        where: its JSON path, for errors.
-        counts: the keys of the input, output and (or ``None``) total counts.
-        details: the key of the details object and of the reasoning count inside it.
-    """
-    in_key, out_key, total_key = counts
-    i = u.get(in_key)
-    o = u.get(out_key)
-    t = u.get(total_key) if total_key is not None else None
-    if not (
-        type(i) in COUNT_TYPES
-        and type(o) in COUNT_TYPES
-        and (total_key is None or type(t) in COUNT_TYPES)
-    ):
-        i = opt_int(u, in_key, where)
-        o = opt_int(u, out_key, where)
-        t = opt_int(u, total_key, where) if total_key is not None else None
-    r = None
-    if details is not None:
-        det_key, r_key = details
-        det = u.get(det_key)
-        if det is not None:
-            if type(det) is not dict:
-                det = opt_map(u, det_key, where)
-            if det is not None:
-                r = det.get(r_key)
-                if type(r) not in COUNT_TYPES:
-                    r = opt_int(det, r_key, (where, det_key))
-    return i, o, t, r
-
-
-def req_array(d: Mapping[str, Any], key: str) -> Any:
-    """The top-level array ``d[key]`` (a list or tuple); absent, null or another type raises."""
+# --- checked fields ----------------------------------------------------------------------------
+def req_array(d: Mapping[str, Any], key: str, where: Where = "") -> Any:
+    """The array ``d[key]`` (a list or tuple); absent, null or another type raises."""
     v = d.get(key)
     if type(v) is list:
         return v
     if v is None:
-        raise missing("", key, "an array")
+        raise missing(where, key, "an array")
     if not isinstance(v, (list, tuple)):
-        raise shape_error("", key, "an array", v)
+        raise shape_error(where, key, "an array", v)
     return v
 
 
@@ -244,9 +204,7 @@ def item_map(v: Any, where: Where, index: int) -> Mapping[str, Any]:
 def opt_list(d: Mapping[str, Any], key: str, where: Where) -> Optional[Sequence[Any]]:
     """``d[key]`` when it is an array, ``None`` when absent or null."""
     v = d.get(key)
-    if v is None or type(v) is list:
-        return v
-    if isinstance(v, (list, tuple)):
+    if v is None or type(v) is list or isinstance(v, (list, tuple)):
         return v
     raise shape_error(where, key, "an array or null", v)
 
@@ -293,3 +251,178 @@ def readable(text: Optional[str]) -> bool:
     return bool(text) and not text.isspace()  # type: ignore[union-attr]
 
 
+def chosen(
+    items: Sequence[Any], choice: int, where: str
+) -> Optional[tuple[int, Mapping[str, Any]]]:
+    """``(position, element)`` of the element of ``items`` whose ``index`` is ``choice`` (W4):
+    the one at position ``choice`` unless it names another index, else the first that names
+    ``choice``; ``None`` when there is none.
+
+    Raises:
+        ResponseShapeError: an element looked at is not an object.
+    """
+    if choice < len(items):
+        c = items[choice]
+        if type(c) is not dict:
+            c = item_map(c, where, choice)
+        idx = c.get("index")
+        if idx is None or idx == choice:
+            return choice, c
+    for i, c in enumerate(items):
+        if type(c) is not dict:
+            c = item_map(c, where, i)
+        if c.get("index") == choice:
+            return i, c
+    return None
+
+
+# --- P5, P12: usage ----------------------------------------------------------------------------
+class Figures(tuple[Optional[int], Optional[int], Optional[int], Optional[int]]):
+    """The token figures of one usage object (P5, P12), ``None`` where not reported:
+    ``Figures((input, output, total, reasoning))``.
+
+    A named record built as a plain tuple (no Python-level ``__new__``, unlike a NamedTuple):
+    a stream that reports usage builds one per event.
+    """
+
+    __slots__ = ()
+
+    input = property(itemgetter(0), doc="Prompt tokens.")
+    output = property(itemgetter(1), doc="Generated tokens, reasoning included.")
+    total = property(itemgetter(2), doc="Total as reported.")
+    reasoning = property(itemgetter(3), doc="Reasoning tokens as reported.")
+
+    def __repr__(self) -> str:
+        return "Figures(input={!r}, output={!r}, total={!r}, reasoning={!r})".format(*self)
+
+
+def count_figures(
+    u: Mapping[str, Any],
+    where: Where,
+    counts: tuple[str, str, Optional[str]],
+    details: Optional[tuple[str, str]] = None,
+) -> Figures:
+    """The :class:`Figures` of one usage object, under the family's key names.
+
+    Args:
+        u: the usage object.
+        where: its JSON path, for errors.
+        counts: the keys of the input, output and (or ``None``) total counts.
+        details: the key of the details object and of the reasoning count inside it.
+    """
+    in_key, out_key, total_key = counts
+    i = u.get(in_key)
+    o = u.get(out_key)
+    t = u.get(total_key) if total_key is not None else None
+    ok = COUNT_TYPES
+    if not (type(i) in ok and type(o) in ok and type(t) in ok):  # the checked read
+        i = opt_int(u, in_key, where)
+        o = opt_int(u, out_key, where)
+        t = opt_int(u, total_key, where) if total_key is not None else None
+    r = None
+    if details is not None:
+        det_key, r_key = details
+        det = u.get(det_key)
+        if det is not None:
+            if type(det) is not dict:
+                det = opt_map(u, det_key, where)
+            if det is not None:
+                r = det.get(r_key)
+                if type(r) not in ok:
+                    r = opt_int(det, r_key, (where, det_key))
+    return Figures((i, o, t, r))
+
+
+# --- the kept wire form: unchecked readers and JSON copies (X1, X2) ----------------------------
+#: Values copied as they are (immutable JSON scalars: no call to :func:`jsonify`).
+SCALARS = frozenset({str, int, float, bool})
+
+
+def jsonify(v: Any, drop_null: bool = False) -> Any:
+    """A deep copy holding only JSON types (bytes as standard base64, models converted)."""
+    t = type(v)
+    if t is str or v is None or t is int or t is bool or t is float:
+        return v
+    if t is dict:
+        out: dict[str, Any] = {}
+        for k, x in v.items():
+            if x is None and drop_null:
+                continue
+            tx = type(x)
+            key = k if type(k) is str else str(k)
+            out[key] = x if tx is str or tx is int or tx is bool or tx is float or x is None else (
+                jsonify(x, drop_null)
+            )
+        return out
+    if isinstance(v, (str, bool, int, float)):
+        return v
+    if isinstance(v, Mapping):
+        return {str(k): jsonify(x, drop_null) for k, x in v.items()
+                if not (drop_null and x is None)}
+    if isinstance(v, (list, tuple)):
+        return [jsonify(x, drop_null) for x in v]
+    if isinstance(v, (bytes, bytearray)):
+        return base64.b64encode(bytes(v)).decode("ascii")
+    m = convert(v)
+    return jsonify(m, drop_null) if m is not None else v
+
+
+def as_map(v: Any) -> Optional[Mapping[str, Any]]:
+    """``v`` as a mapping (models converted), else ``None``."""
+    if type(v) is dict:
+        return v
+    if v is None:  # (before the Mapping check, which costs more: absent fields are usual)
+        return None
+    if isinstance(v, Mapping):
+        return v
+    if isinstance(v, (str, bytes, int, float, list, tuple)):
+        return None
+    return convert(v)
+
+
+def kept_choice(items: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]]:
+    """The first object of ``items`` whose ``index`` (else its position) is ``choice``."""
+    for i, c in enumerate(items):
+        m = as_map(c)
+        if m is not None and (i if m.get("index") is None else m.get("index")) == choice:
+            return m
+    return None
+
+
+def maps(v: Any) -> list[Mapping[str, Any]]:
+    """The objects of a kept list value (models converted; anything else skipped)."""
+    return [m for m in map(as_map, as_list(v)) if m is not None]
+
+
+def as_list(v: Any) -> Sequence[Any]:
+    """``v`` when it is a list or tuple, else ``()``."""
+    return v if type(v) is list or isinstance(v, (list, tuple)) else ()
+
+
+def text_of(v: Any) -> Optional[str]:
+    """A kept string value (bytes as standard base64), else ``None``."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (bytes, bytearray)):
+        return base64.b64encode(bytes(v)).decode("ascii")
+    return None
+
+
+def b64_bytes(v: str) -> Any:
+    """A base64 wire value as ``bytes`` (``binary="bytes"``, X2); other text as it is."""
+    try:
+        return base64.b64decode(v, validate=True)
+    except (binascii.Error, ValueError):
+        return v
+
+
+def signed(m: Mapping[str, Any]) -> bool:
+    """Whether a kept item carries a non-empty ``signature`` (X2)."""
+    v = m.get("signature")
+    return isinstance(v, (str, bytes, bytearray)) and len(v) > 0
+
+
+def top_model(d: Mapping[str, Any]) -> Optional[str]:
+    """The model a payload names at its top level (``model``), else ``None`` (P13)."""
+    m = d.get("model")
+    return m if isinstance(m, str) and m else None

@@ -1,17 +1,18 @@
 """``normalize()``: one provider response in, an :class:`~thinkparse.Extraction` out (P1-P12, W4).
 
-The family is taken from ``provider=`` or detected from the shape (P8, :mod:`._registry`); the
-family's decoder reads the response into a whole-response :class:`~._collector.Collector` (one-shot
-is a stream of one), which builds the result.
+The family is taken from ``provider=`` or detected from the shape (P8, :mod:`._registry`).  The
+family's ``read`` gives the response's :class:`~._assemble.Parts`; the dedicated reasoning
+segments are joined (P2); without dedicated (readable or redacted) reasoning the answer is
+split for inline markup (P3, :func:`._inline.split_inline`); the rest is the assembly a stream's
+collector ends with too (:func:`._assemble.assemble`).  The turn (X1, X2) is built on first use.
 
 Decisions where docs/behaviour.md is silent:
 
-* ``provider=`` must be one of the six family names; any other string raises
+* ``provider=`` must be one of the family names; any other string raises
   :class:`~thinkparse.UnknownProviderError` (a ``ValueError``) listing them.
 * A stream event given to ``normalize`` raises ``UnknownProviderError`` whose message says to
   use :class:`~thinkparse.StreamNormalizer`.
-* ``choice`` other than 0 for a family without choices (Anthropic, Responses, Bedrock, Ollama)
-  raises ``ValueError`` naming ``choice``.
+* ``choice`` other than 0 for a family without choices raises ``ValueError`` naming ``choice``.
 """
 
 from __future__ import annotations
@@ -25,31 +26,15 @@ from .._spec import (
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    SEPARATOR,
 )
 from .._types import Extraction
 from ._access import as_mapping
-from ._assemble import whole_extraction
-from ._options import (
-    check_choice,
-    one_shot,
-    payload_preset,
-    think_options,
-)
-from ._registry import READERS, check_provider, response_family
-from ._turn import Turn
-
-#: Families whose payloads hold several choices (W4).
-CHOICE_FAMILIES = frozenset({"openai_chat", "gemini"})
-
-
-def check_family_choice(family: str, choice: int) -> None:
-    """``choice`` other than 0 needs a family with choices (W4).
-
-    Raises:
-        ValueError: naming ``choice``.
-    """
-    if choice and family not in CHOICE_FAMILIES:
-        raise ValueError(f"choice={choice}: provider family {family!r} has no choices")
+from ._assemble import assemble
+from ._inline import split_inline
+from ._options import check_choice, model_split, one_shot, think_options
+from ._registry import REGISTRY, check_provider, response_family
+from ._turn import Turn, check_family_choice
 
 
 def normalize(
@@ -102,51 +87,36 @@ def normalize(
         Extraction(visible='4', reasoning='2+2', reasoning_tokens=None, tokens_est=1, ...)
     """
     d = response if type(response) is dict else as_mapping(response, "normalize()")
-    family = response_family(d) if provider is None else check_provider(provider)
+    family = response_family(d) if provider is None else REGISTRY[check_provider(provider)]
     if choice or type(choice) is not int:
         choice = check_choice(choice)
         check_family_choice(family, choice)
-    if (
-        preset is None
-        and tags is DEFAULT_TAGS_OPT
-        and delimiters is DEFAULT_DELIMITERS_OPT
-        and start_in_reasoning is DEFAULT_START_OPT
-        and code_aware is DEFAULT_CODE_AWARE_OPT
-        and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
-    ):
-        model_preset = payload_preset(d)
-        think = None if model_preset is None else _preset_split(model_preset)
-    else:
-        given = think_options(
-            tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-            allow_auto=True,
-        )
-        think = one_shot(given) if given is not None else None
-    return whole_extraction(READERS[family](d, choice), family, d, choice, think, Turn)
-
-
-_PRESET_SPLITS: dict[str, dict[str, Any]] = {}
-
-
-def _preset_split(preset: str) -> dict[str, Any]:
-    """The one-shot split options of a model's preset (P13, ``"auto"``), one dict per preset
-    name (never changed once made), so a payload naming its model builds none."""
-    think = _PRESET_SPLITS.get(preset)
-    if think is None:
-        think = {"preset": preset, "start_in_reasoning": "auto"}  # as one_shot() makes it
-        if len(_PRESET_SPLITS) < 256:
-            _PRESET_SPLITS[preset] = think
-    return think
-
-
-def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:
-    """The :class:`~._turn.Turn` of a response, without building its Extraction (X2).
-
-    Raises:
-        TypeError, UnknownProviderError, ValueError: as :func:`normalize`.
-    """
-    d = response if type(response) is dict else as_mapping(response, "to_message()")
-    family = response_family(d) if provider is None else check_provider(provider)
-    choice = check_choice(choice)
-    check_family_choice(family, choice)
-    return Turn(family, d, choice, None)
+    given = think_options(
+        (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset),
+        True
+    )
+    visible, segments, fmt, redacted, signatures, figures, reason = family.read(d, choice)
+    reasoning = None
+    if segments:  # P2: the readable segments joined with a blank line
+        if len(segments) == 1:
+            reasoning = segments[0]
+        else:
+            reasoning = SEPARATOR.join([s for s in segments if s and not s.isspace()])
+        if not reasoning or reasoning.isspace():
+            reasoning = None
+    inline = None
+    if reasoning is None and visible and not redacted:
+        # P3: inline markup, split with the caller's options, else the model's preset (P13)
+        if given is None:
+            think, split = model_split(family.model(d))
+        else:
+            think, split = one_shot(given)
+        found = split_inline(visible, think, split)
+        if found is not None:
+            source = visible
+            visible, reasoning, fmt = found
+            if reasoning is not None:
+                inline = (fmt, source, think)
+    name = family.name
+    return assemble(visible, reasoning, fmt, redacted, signatures, figures, reason, name,
+                    (Turn, name, d, choice, None, inline))

@@ -1,8 +1,11 @@
-"""Think options for inline markup (W4, P13): explicit options, the model's preset, defaults.
+"""Think options for inline markup (W4, P13) and the ``choice`` argument, in one place.
 
-Precedence (see docs/behaviour.md#w4): options the caller gave win; else, when the payload (or a
-stream's first event naming one) names its model, ``preset_for_model(model)`` (P13) gives the
-preset; else the defaults.
+Every entry point that takes scanner options (``normalize``, ``StreamNormalizer``) hands their
+values, in the order of :data:`THINK_OPTIONS`, to :func:`think_options`, which keeps the ones the
+caller gave and checks them; adding an option is one line in that table (and the parameter in
+the signatures).  Precedence (docs/behaviour.md#w4): options the caller gave win; else, when the
+payload (or a stream's first event naming one) names its model, ``preset_for_model(model)``
+(P13) gives the preset; else the defaults.
 
 Decisions where docs/behaviour.md is silent:
 
@@ -11,14 +14,13 @@ Decisions where docs/behaviour.md is silent:
   there (a whole text shows whether the template opened the block).
 * Streams: a model preset applies only while no content has gone through the inline scanner,
   i.e. when the event naming the model comes first (it always does on the real wire).
-* The model name is read from ``model`` (Chat, Responses, Anthropic ``message_start.message``,
-  Ollama), ``modelVersion`` / ``model_version`` (Gemini); Bedrock responses do not name it.
+* Where each family names its model is the family's own knowledge (its ``model`` function);
+  Bedrock responses do not name it.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
 from .._spec import (
@@ -28,9 +30,40 @@ from .._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
     options_config,
-    resolve_options,
 )
 from ..scan._scanner import ThinkScanner
+from ..scan._think import text_splitter
+
+#: ``(visible, reasoning)`` of a whole text (``split_think`` with options fixed in advance).
+Splitter = Callable[[str], "tuple[str, Optional[str]]"]
+
+#: The scanner options of ``normalize`` and ``StreamNormalizer``, in the order their values are
+#: handed to :func:`think_options`, each with the default that means "not given".
+THINK_OPTIONS: tuple[tuple[str, Any], ...] = (
+    ("tags", DEFAULT_TAGS_OPT),
+    ("delimiters", DEFAULT_DELIMITERS_OPT),
+    ("start_in_reasoning", DEFAULT_START_OPT),
+    ("code_aware", DEFAULT_CODE_AWARE_OPT),
+    ("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
+    ("preset", None),
+)
+_TAGS, _DELIMITERS, _START, _CODE_AWARE, _MAX_TENTATIVE, _ = (d for _, d in THINK_OPTIONS)
+
+
+def think_options(values: tuple[Any, ...], allow_auto: bool) -> Optional[dict[str, Any]]:
+    """The options the caller gave (``values`` in :data:`THINK_OPTIONS` order), checked;
+    ``None`` when every option is its default.
+
+    Raises:
+        TypeError, ValueError: an invalid option (named in the message).
+    """
+    tags, delimiters, start, code_aware, max_tentative, preset = values
+    if (tags is _TAGS and delimiters is _DELIMITERS and start is _START
+            and code_aware is _CODE_AWARE and max_tentative is _MAX_TENTATIVE and preset is None):
+        return None  # the usual call: one identity test per option of THINK_OPTIONS
+    given = {name: v for (name, default), v in zip(THINK_OPTIONS, values) if v is not default}
+    options_config(given, allow_auto=allow_auto)
+    return given
 
 
 def check_choice(choice: object) -> int:
@@ -40,10 +73,6 @@ def check_choice(choice: object) -> int:
         TypeError: not an ``int`` (``bool`` refused).
         ValueError: negative.
     """
-    if type(choice) is int:
-        if choice >= 0:
-            return choice
-        raise ValueError(f"choice must be >= 0, got {choice}")
     if isinstance(choice, bool) or not isinstance(choice, int):
         raise TypeError(f"choice must be an int, not {type(choice).__name__}")
     if choice < 0:
@@ -51,66 +80,72 @@ def check_choice(choice: object) -> int:
     return int(choice)
 
 
-def think_options(
-    tags: Any,
-    delimiters: Any,
-    start_in_reasoning: Any,
-    code_aware: Any,
-    max_tentative: Any,
-    preset: Optional[str],
-    *,
-    allow_auto: bool,
-) -> Optional[dict[str, Any]]:
-    """The options the caller gave, checked; ``None`` when every option is the default.
+# --- one-shot: the inline split of a whole text ------------------------------------------------
+#: The one-shot options and splitter by model name, and by preset (the table is fixed).
+_SPLITTERS: dict[Optional[str], tuple[Optional[dict[str, Any]], Splitter]] = {}
+_PRESET_SPLITS: dict[Optional[str], tuple[Optional[dict[str, Any]], Splitter]] = {}
 
-    Raises:
-        TypeError, ValueError: an invalid option (named in the message).
-    """
-    given: dict[str, Any] = {}
-    if tags is not DEFAULT_TAGS_OPT:
-        given["tags"] = tags
-    if delimiters is not DEFAULT_DELIMITERS_OPT:
-        given["delimiters"] = delimiters
-    if start_in_reasoning is not DEFAULT_START_OPT:
-        given["start_in_reasoning"] = start_in_reasoning
-    if code_aware is not DEFAULT_CODE_AWARE_OPT:
-        given["code_aware"] = code_aware
-    if max_tentative is not DEFAULT_MAX_TENTATIVE_OPT:
-        given["max_tentative"] = max_tentative
-    if preset is not None:
-        given["preset"] = preset
+
+def one_shot(given: Optional[dict[str, Any]]) -> tuple[Optional[dict[str, Any]], Splitter]:
+    """The ``split_think`` options of a whole response (``"auto"`` unless given, T10) and the
+    splitter they make; ``(None, the defaults' splitter)`` for no options."""
+    if given is None:
+        return model_split(None)
+    think = given if "start_in_reasoning" in given else {**given, "start_in_reasoning": "auto"}
+    return think, text_splitter(think)
+
+
+def model_split(model: Optional[str]) -> tuple[Optional[dict[str, Any]], Splitter]:
+    """The one-shot options and splitter of the preset of the model a response names (P13,
+    ``"auto"``), or of the defaults when it names none or one without a preset: made once per
+    preset, remembered per model name."""
+    made = _SPLITTERS.get(model)
+    if made is None:
+        preset = preset_for(model)
+        made = _PRESET_SPLITS.get(preset)
+        if made is None:
+            think = None if preset is None else {"preset": preset, "start_in_reasoning": "auto"}
+            made = _PRESET_SPLITS[preset] = (
+                think, text_splitter(think or {"start_in_reasoning": "auto"})
+            )
+        if len(_SPLITTERS) >= 256:
+            _SPLITTERS.clear()
+        _SPLITTERS[model] = made
+    return made
+
+
+# --- streams: the inline scanner ---------------------------------------------------------------
+#: A stream's scanner: its factory, whether it starts in reasoning, its checked options.
+StreamScanner = tuple[Callable[[], Any], bool, Optional[dict[str, Any]]]
+
+DEFAULT_STREAM: StreamScanner = (ThinkScanner, False, None)
+_PRESET_SCANNERS: dict[str, StreamScanner] = {}
+
+
+def stream_scanner(given: Optional[dict[str, Any]]) -> StreamScanner:
+    """The stream scanner of checked options (``None``: the defaults)."""
     if not given:
+        return DEFAULT_STREAM
+    options = dict(given)
+    start = options_config(given, allow_auto=False).start_in_reasoning is True
+    return (lambda: ThinkScanner(**options)), start, given
+
+
+def model_scanner(model: Optional[str]) -> Optional[StreamScanner]:
+    """The stream scanner of the preset ``model`` names (P13), made once per preset; ``None``
+    when the model has no preset."""
+    preset = preset_for(model)
+    if preset is None:
         return None
-    resolve_options(
-        tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-        allow_auto=allow_auto,
-    )
-    return given
+    made = _PRESET_SCANNERS.get(preset)
+    if made is None:
+        made = _PRESET_SCANNERS[preset] = stream_scanner({"preset": preset})
+    return made
 
 
-def one_shot(given: Optional[dict[str, Any]]) -> Optional[dict[str, Any]]:
-    """``split_think`` options for a whole response: ``"auto"`` unless given (T10)."""
-    if given is None or "start_in_reasoning" in given:
-        return given
-    return {**given, "start_in_reasoning": "auto"}
-
-
-def model_name(d: Mapping[str, Any]) -> Optional[str]:
-    """The model a payload names (``model``, Gemini ``modelVersion``), else ``None``."""
-    m = d.get("model")
-    if m is None:
-        m = d.get("modelVersion") or d.get("model_version")
-        if m is None:
-            msg = d.get("message")
-            if (type(msg) is dict or isinstance(msg, Mapping)) and d.get("type") == (
-                "message_start"
-            ):
-                m = msg.get("model")
-            else:
-                resp = d.get("response")
-                if resp is not None and isinstance(resp, Mapping):
-                    m = resp.get("model")
-    return m if isinstance(m, str) and m else None
+# --- P13: model names to presets ---------------------------------------------------------------
+_CACHE: dict[str, Optional[str]] = {}
+_TABLE: Optional[Callable[[str], Optional[str]]] = None
 
 
 def preset_for(model: Optional[str]) -> Optional[str]:
@@ -134,40 +169,6 @@ def preset_for(model: Optional[str]) -> Optional[str]:
     return preset
 
 
-_CACHE: dict[str, Optional[str]] = {}
-_MISS = object()
-
-
-def payload_preset(d: Mapping[str, Any]) -> Optional[str]:
-    """The preset of the model a whole response names (P13), else ``None``.
-
-    A payload that names no model costs three dict look-ups; a model seen before, one more.
-    """
-    m = d.get("model")
-    if m is None:
-        m = d.get("modelVersion")
-        if m is None:
-            m = d.get("model_version")
-            if m is None:
-                return None
-    if type(m) is str:
-        p = _CACHE.get(m, _MISS)
-        if p is not _MISS:
-            return p  # type: ignore[return-value]
-    if not has_model_table():
-        return None
-    return preset_for(model_name(d))
-_TABLE: Optional[Callable[[str], Optional[str]]] = None
-
-
-def has_model_table() -> bool:
-    """Whether a model table exists (so that a payload naming its model is worth a look-up)."""
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = _lookup()
-    return _TABLE is not _no_table
-
-
 def _no_table(model: str) -> Optional[str]:
     return None
 
@@ -186,38 +187,4 @@ def use_model_table(table: Optional[Callable[[str], Optional[str]]]) -> None:
     global _TABLE
     _TABLE = table
     _CACHE.clear()
-
-
-def starts_in_reasoning(given: Optional[dict[str, Any]]) -> bool:
-    """Whether checked stream options start content inside a reasoning block (T6)."""
-    if not given:
-        return False
-    return options_config(given, allow_auto=False).start_in_reasoning is True
-
-
-def scanner_factory(given: Optional[dict[str, Any]]) -> Callable[[], Any]:
-    """A factory of the stream's :class:`~thinkparse.ThinkScanner`."""
-    if not given:
-        return ThinkScanner
-    options = dict(given)
-    return lambda: ThinkScanner(**options)
-
-
-#: A preset's stream scanner: its factory, whether it starts in reasoning and its options (shared,
-#: never changed), made once per preset (the table is fixed).
-_PRESET_SCANNERS: dict[str, tuple[Callable[[], Any], bool, dict[str, Any]]] = {}
-
-
-def model_scanner(model: Optional[str]) -> Optional[tuple[Callable[[], Any], bool, dict[str, Any]]]:
-    """The stream scanner of the preset ``model`` names (P13): its factory, whether it starts
-    in reasoning and its checked options; ``None`` when the model has no preset."""
-    preset = preset_for(model)
-    if preset is None:
-        return None
-    made = _PRESET_SCANNERS.get(preset)
-    if made is None:
-        given = {"preset": preset}
-        made = _PRESET_SCANNERS[preset] = (
-            scanner_factory(given), starts_in_reasoning(given), given
-        )
-    return made
+    _SPLITTERS.clear()

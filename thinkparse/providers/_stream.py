@@ -3,14 +3,13 @@
 Each event is a parsed stream event (a mapping or an SDK object, P7), never SSE text.  The
 family comes from ``provider=`` or from the first event that decides it (P8: keep-alives such as
 ``ping`` and ``error`` decide nothing), and is kept for the whole message.  The family's decoder
-(:mod:`._registry`) turns each event into parts for the one :class:`~._collector.Collector`, which
-routes content through a :class:`~thinkparse.ThinkScanner` (built from the constructor's
-options, or the model's preset, W4/P13) or a harmony scanner, separates reasoning segments (S3)
-and keeps the last reported usage (P12); the decoder also feeds its accumulator
-(:mod:`._accumulate`), which adds the events up into the response they stand for, from which
-the blocks (X1) and the message (X2) are built on first use.  The usual event (one piece of
-text) is read once and its delta comes straight from the collector (docs/behaviour.md#p9's
-cost goal).
+(:mod:`._registry`) reads each event once: its parts go to the one
+:class:`~._collector.Collector`, which routes content through a
+:class:`~thinkparse.ThinkScanner` (built from the constructor's options, or the preset of the
+model the stream names, W4/P13) or a harmony scanner, separates reasoning segments (S3) and
+keeps the last reported usage (P12); its wire pieces go to the decoder's accumulator, which adds
+them up into the response they stand for, from which the blocks (X1) and the message (X2) are
+built on first use.
 
 Decisions where docs/behaviour.md is silent:
 
@@ -19,12 +18,15 @@ Decisions where docs/behaviour.md is silent:
 * An event that raises (``ResponseShapeError``) returns no delta; the normaliser stays usable.
   Text the event released before the malformed field was reached (rare: fields are read in
   order) still counts in ``result``, so the result stays consistent with later separators.
+* The model (P13, when no option was given) is the one the stream's first event names, keep-alives
+  aside: on the wire that event is the one that names it (``message_start``,
+  ``response.created``, the first chunk or object).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._errors import ScannerClosedError
 from .._spec import (
@@ -34,24 +36,13 @@ from .._spec import (
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
 )
-from .._types import EMPTY_DELTA as _EMPTY
-from .._types import Delta, Extraction, turn_of
-from ..scan._scanner import ThinkScanner
+from .._types import EMPTY_DELTA, Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
-from ._normalize import check_family_choice
-from ._options import (
-    check_choice,
-    model_name,
-    scanner_factory,
-    starts_in_reasoning,
-    think_options,
-)
-from ._registry import REGISTRY, Decoder, check_provider, event_family
-from ._turn import Message, Turn
-
-#: ``_given`` once the model's preset was looked for: no options (never changed).
-_DECIDED: dict[str, Any] = {}
+from ._family import KEEP_ALIVE, Decoder, Family, Message
+from ._options import DEFAULT_STREAM, check_choice, stream_scanner, think_options
+from ._registry import REGISTRY, check_provider, event_family
+from ._turn import Turn, check_family_choice
 
 
 class StreamNormalizer:
@@ -88,16 +79,8 @@ class StreamNormalizer:
     ('Hi', 'hmm', 'field')
     """
 
-    __slots__ = (
-        "_acc",
-        "_choice",
-        "_closed",
-        "_decoder",
-        "_family",
-        "_given",
-        "_out",
-        "_result",
-    )
+    __slots__ = ("_choice", "_closed", "_decoder", "_family", "_given", "_model", "_out",
+                 "_result")
 
     def __init__(
         self,
@@ -111,40 +94,29 @@ class StreamNormalizer:
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
     ) -> None:
-        if (
-            tags is DEFAULT_TAGS_OPT
-            and delimiters is DEFAULT_DELIMITERS_OPT
-            and start_in_reasoning is DEFAULT_START_OPT
-            and code_aware is DEFAULT_CODE_AWARE_OPT
-            and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
-            and preset is None
-        ):
-            # The defaults (the usual call): nothing to check, the default scanner.
-            self._given = None
-            self._out = Collector(ThinkScanner, False)
-        else:
-            given = self._given = think_options(
-                tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset,
-                allow_auto=False,
-            )
-            out = self._out = Collector(scanner_factory(given), starts_in_reasoning(given))
-            out.options = given
+        given = think_options(
+            (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset),
+            False
+        )
+        self._given = given is not None
+        self._out = Collector(DEFAULT_STREAM if given is None else stream_scanner(given))
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
-        self._acc: Any = None
         self._closed = False
         self._result: Optional[Extraction] = None
-        if provider is None:
-            self._family: Optional[str] = None
-        else:
-            family = self._family = check_provider(provider)
-            check_family_choice(family, self._choice)
-            self._start(family)
+        self._family: Optional[Family] = None
+        #: The family's model look-up while the stream's model is still to be found (P13).
+        self._model: Optional[Callable[[Mapping[str, Any]], Optional[str]]] = None
+        if provider is not None:
+            self._start(REGISTRY[check_provider(provider)])
 
-    def _start(self, family: str) -> None:
-        # The decoder feeds its accumulator (the usual events read once).
-        decoder = self._decoder = REGISTRY[family].decoder(self._out, self._choice)
-        self._acc = decoder.acc
+    def _start(self, family: Family) -> None:
+        if self._choice:
+            check_family_choice(family, self._choice)
+        self._family = family
+        self._decoder = family.decoder(self._out, self._choice)
+        if not self._given:
+            self._model = family.model
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -170,28 +142,22 @@ class StreamNormalizer:
         if decoder is None:
             family = event_family(ev)
             if family is None:
-                return _EMPTY
-            if self._choice:
-                check_family_choice(family, self._choice)
-            self._family = family
+                return EMPTY_DELTA
             self._start(family)
             decoder = self._decoder
             if decoder is None:  # pragma: no cover - set by _start
-                return _EMPTY
-        if self._given is None and ("model" in ev or "message" in ev or "response" in ev
-                                    or "modelVersion" in ev):
-            # the first event that may name the model decides; its preset is looked up when the
-            # stream's first visible text needs a scanner (Collector.model)
-            self._given = _DECIDED
-            m = ev.get("model")  # the usual place, read without a call
-            self._out.model = m if type(m) is str and m else model_name(ev)
+                return EMPTY_DELTA
+        if self._model is not None:
+            t = ev.get("type")
+            if not (isinstance(t, str) and t in KEEP_ALIVE):
+                # the stream's first event (keep-alives aside) names the model or not; its
+                # preset is looked up when the first visible text needs a scanner (P13)
+                self._out.model = self._model(ev)
+                self._model = None
         try:
-            d = decoder.event(ev)
-        except BaseException:
-            self._out.take()  # what the event released before it failed still counts
-            raise
-        if d is None:
-            d = self._out.take()
+            decoder.event(ev)
+        finally:
+            d = self._out.take()  # what an event that failed released still counts
         return d
 
     def close(self) -> Delta:
@@ -201,19 +167,19 @@ class StreamNormalizer:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
         """
         if self._closed:
-            return _EMPTY
+            return EMPTY_DELTA
         self._closed = True
         out = self._out
-        if self._decoder is not None:
-            self._decoder.close()
+        decoder = self._decoder
+        if decoder is not None:
+            decoder.close()
         out.flush()
         d = out.take()
-        family = self._family or "unknown"
-        acc = self._acc
-        if acc is not None:
-            self._result = out.result(family, None, self._choice, acc, Turn)
-        else:
-            self._result = out.result(family)
+        family = self._family
+        self._result = out.result(
+            family.name if family is not None else "unknown", self._choice,
+            decoder.acc if decoder is not None else None, Turn,
+        )
         return d
 
     @property

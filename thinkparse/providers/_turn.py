@@ -1,9 +1,13 @@
-"""The decoded assistant turn an Extraction keeps: its blocks (X1) and its request form (X2).
+"""The decoded assistant turn an Extraction keeps, and ``to_message()`` (X1, X2).
 
 A :class:`Turn` holds the family, the chosen choice and the response as received -- for a whole
-response the mapping itself, for a stream the response its events add up to (built by
-:mod:`._accumulate`).  Blocks and the message are built from it on first use, by the same code
-for both, so a stream and its non-streamed twin give equal blocks and messages.
+response the mapping itself, for a stream the response its events add up to (built by the
+family's accumulator).  Blocks and the message are built from it on first use by the family's
+``blocks`` and ``message`` functions, the same for both, so a stream and its non-streamed twin
+give equal blocks and messages.  Every message is a fresh JSON copy, reasoning items byte-exact
+and in place, checked against the SDKs' request types (Anthropic ``ThinkingBlockParam`` /
+``RedactedThinkingBlockParam``, openai ``ResponseReasoningItemParam``, google-genai ``Part``
+with ``thought_signature`` as bytes, Bedrock ``ReasoningContentBlock``).
 
 Decision (the kept response is a reference, not a copy): ``normalize`` keeps the caller's
 response object as it is; a copy, even of the reasoning items only, would cost more than the
@@ -15,16 +19,28 @@ the old text).  Blocks are copies once built (each ``wire`` a deep copy per acce
 new objects at every call, and :class:`~thinkparse.ReasoningContext` builds both at ``update``:
 callers that keep turns and reuse response objects read them first.  A stream's response is
 its own (built from the events' pieces at first use).
+
+Decisions where docs/behaviour.md is silent: ``choice`` other than 0 for a family without
+choices (Anthropic, Responses, Bedrock, Ollama) raises ``ValueError`` naming ``choice``; byte
+values (SDK objects dumped in Python mode) are standard base64 strings in ``wire`` and in
+messages unless ``binary="bytes"``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union
 
-from .._types import ReasoningBlock
+from .._types import Extraction, ReasoningBlock, turn_of
+from ._access import as_mapping
+from ._family import Family, Message, MessageOptions
+from ._inline import inline_sections
+from ._options import check_choice
+from ._registry import REGISTRY, check_provider, response_family
 
-Message = Union[dict[str, Any], list[dict[str, Any]]]
+#: Inline reasoning of a turn: (format, the text it was split from -- ``None`` for the
+#: response's own visible text --, the split options).
+Inline = tuple[str, Optional[str], Optional[dict[str, Any]]]
 
 
 class Turn:
@@ -32,10 +48,9 @@ class Turn:
 
     Attributes:
         provider: the family name.
-        model: the model as the payload reported it, else ``None``.
     """
 
-    __slots__ = ("_blocks", "_choice", "_inline", "_response", "_stream", "provider")
+    __slots__ = ("_blocks", "_choice", "_family", "_inline", "_response", "_stream", "provider")
 
     def __init__(
         self,
@@ -43,23 +58,20 @@ class Turn:
         response: Optional[Mapping[str, Any]],
         choice: int,
         stream: Optional[Any],
-        inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
+        inline: Optional[Inline] = None,
     ) -> None:
         self.provider = provider
+        self._family: Family = REGISTRY[provider]
         self._response = response  # None for a stream until first use
         self._choice = choice
-        self._stream = stream
+        self._stream = stream  # the stream's accumulator
         self._blocks: Optional[tuple[ReasoningBlock, ...]] = None
-        # Inline reasoning (X1): (format, the text it was split from -- None for a stream: the
-        # visible text of the response its events add up to --, the split options).
         self._inline = inline
 
     @property
     def model(self) -> Optional[str]:
         """The model as reported (``model``, Gemini ``modelVersion``), else ``None``."""
-        from ._options import model_name
-
-        return model_name(self.response)
+        return self._family.model(self.response)
 
     @property
     def response(self) -> Mapping[str, Any]:
@@ -79,9 +91,15 @@ class Turn:
         """Every reasoning item in wire order (X1), built on first use."""
         b = self._blocks
         if b is None:
-            b = self._blocks = blocks_of(
-                self.provider, self.response, self._choice, self._inline
-            )
+            response = self.response
+            out = self._family.blocks(response, self._choice)
+            if self._inline:
+                fmt, text, think = self._inline
+                if text is None:
+                    text = self._family.read(response, self._choice).visible
+                for s in inline_sections(fmt, text, think):
+                    out.append(ReasoningBlock("text", s, None, None, None, self.provider, {}))
+            b = self._blocks = tuple(out)
         return b
 
     def message(
@@ -91,72 +109,113 @@ class Turn:
         reasoning_field: Union[str, bool, None] = None,
         binary: str = "base64",
     ) -> Message:
-        """The turn in the provider's request format (X2); see :func:`thinkparse.to_message`.
+        """The turn in the provider's request format (X2); see :func:`to_message`.
 
         Raises:
             TypeError, ValueError: a bad option; ValueError for a turn with no message form.
             ResponseShapeError: a streamed tool input that is not valid JSON.
         """
-        from ._messages import check_options
-
-        check_options(store, reasoning_field, binary)
+        options = check_options(store, reasoning_field, binary)
         response = self.response
         if self._stream is not None:
             self._stream.check()
-        return message_of(
-            self.provider, response, self._choice,
-            store=store, reasoning_field=reasoning_field, binary=binary,
-        )
+        return self._family.message(response, self._choice, options)
 
 
-# --- per family (moved here from ._wire, which the family modules import: these look the
-# families up, so they sit above them) --------------------------------------------------------
-def blocks_of(
-    provider: str,
-    response: Mapping[str, Any],
-    choice: int,
-    inline: Optional[tuple[str, Optional[str], Optional[dict[str, Any]]]] = None,
-) -> tuple[ReasoningBlock, ...]:
-    """The reasoning blocks of a response (X1).
+def check_family_choice(family: Family, choice: int) -> None:
+    """``choice`` other than 0 needs a family with choices (W4).
 
-    ``inline``: reasoning was split from inline markup: ``(format, text, options)``, ``text``
-    ``None`` for the response's own visible text; one block per extracted block.
+    Raises:
+        ValueError: naming ``choice``.
     """
-    from ._wire import BLOCKS
-
-    fn = BLOCKS.get(provider)
-    out = fn(response, choice) if fn is not None else []
-    if inline:
-        from ._inline_blocks import inline_blocks
-
-        fmt, text, think = inline
-        if text is None:
-            text = visible_text(provider, response, choice)
-        for b in inline_blocks(fmt, text, think):
-            out.append(ReasoningBlock("text", b, None, None, None, provider, {}))
-    return tuple(out)
+    if choice and not family.choices:
+        raise ValueError(f"choice={choice}: provider family {family.name!r} has no choices")
 
 
-def visible_text(provider: str, response: Mapping[str, Any], choice: int) -> str:
-    """The answer text of a whole response, before any inline split (P1)."""
-    from ._registry import READERS
+def check_options(store: object, reasoning_field: object, binary: object) -> MessageOptions:
+    """Validate ``to_message`` options.
 
-    return READERS[provider](response, choice)[0]
+    Raises:
+        TypeError: ``store`` not a bool or None; ``reasoning_field`` not a str, False or None.
+        ValueError: ``binary`` not ``"base64"``/``"bytes"``; ``reasoning_field`` empty.
+    """
+    if store is not None and not isinstance(store, bool):
+        raise TypeError(f"store must be a bool or None, not {type(store).__name__}")
+    if reasoning_field is not None and reasoning_field is not False:
+        if not isinstance(reasoning_field, str):
+            raise TypeError(
+                "reasoning_field must be a str, False or None, not "
+                f"{type(reasoning_field).__name__}"
+            )
+        if not reasoning_field:
+            raise ValueError("reasoning_field must not be empty")
+    if binary not in ("base64", "bytes"):
+        raise ValueError(f'binary must be "base64" or "bytes", not {binary!r}')
+    return MessageOptions(store, reasoning_field, str(binary))
 
 
-def message_of(
-    provider: str,
-    response: Mapping[str, Any],
-    choice: int,
+def to_message(
+    turn: Union[Mapping[str, object], Extraction, object],
+    /,
     *,
-    store: Optional[bool],
-    reasoning_field: Union[str, bool, None],
-    binary: str,
+    store: Optional[bool] = None,
+    reasoning_field: Union[str, Literal[False], None] = None,
+    binary: Literal["base64", "bytes"] = "base64",
+    choice: int = 0,
 ) -> Message:
-    """The request-format message of a response (X2)."""
-    from ._messages import MESSAGES
+    """The assistant turn of a response, as the next request needs it (X2).
 
-    fn = MESSAGES.get(provider)
-    if fn is None:
-        raise ValueError(f"to_message(): no message form for provider {provider!r}")
-    return fn(response, choice, store, reasoning_field, binary)
+    Args:
+        turn: the response (a mapping or an SDK object, P7), or the
+            :class:`~thinkparse.Extraction` that :func:`~thinkparse.normalize` or
+            :class:`~thinkparse.StreamNormalizer` returned.
+        store: Responses API: ``False`` leaves out reasoning items without
+            ``encrypted_content`` and drops the other items' ``id``; default: the response's
+            own ``store``, else ``True``.
+        reasoning_field: Chat: ``"reasoning_content"`` / ``"reasoning"`` writes only that field
+            (the reasoning text, or ``""``); ``False`` writes none; ``None`` writes each field
+            the response carried.
+        binary: ``"bytes"`` gives Bedrock ``redactedContent`` and Gemini ``thoughtSignature``
+            as ``bytes``; ``"base64"`` keeps the JSON wire form.
+        choice: which choice of a response to read (W4; ignored for an Extraction).
+
+    Returns:
+        A message dict (Chat, Anthropic, Bedrock, Gemini, Ollama) or a list of items
+        (Responses): new objects, sharing nothing with the response.
+
+    An Extraction keeps a reference to the response it was made from, not a copy (copying
+    would cost more than ``normalize`` itself), and builds the message from it at each call:
+    the response must not be changed while the Extraction is still to be turned into a
+    message.  Take the message first (or hand the Extraction to
+    :class:`~thinkparse.ReasoningContext`, whose ``update`` takes its copies at once) when the
+    response object is to be reused.
+
+    Raises:
+        TypeError: ``turn`` is not a mapping, model or Extraction.
+        ValueError: an Extraction built by hand, a legacy Completions response, or a bad
+            option (named in the message).
+        UnknownProviderError, ResponseShapeError: as :func:`~thinkparse.normalize`.
+    """
+    if isinstance(turn, Extraction):
+        t: Optional[Turn] = turn_of(turn)
+        if t is None:
+            raise ValueError(
+                "to_message() needs an Extraction made by normalize() or StreamNormalizer "
+                "(this one was built by hand and keeps no turn)"
+            )
+    else:
+        t = decode_turn(turn, choice)
+    return t.message(store=store, reasoning_field=reasoning_field, binary=binary)
+
+
+def decode_turn(response: object, choice: int = 0, provider: Optional[str] = None) -> Turn:
+    """The :class:`Turn` of a response, without building its Extraction (X2).
+
+    Raises:
+        TypeError, UnknownProviderError, ValueError: as :func:`~thinkparse.normalize`.
+    """
+    d = response if type(response) is dict else as_mapping(response, "to_message()")
+    family = response_family(d) if provider is None else REGISTRY[check_provider(provider)]
+    choice = check_choice(choice)
+    check_family_choice(family, choice)
+    return Turn(family.name, d, choice, None)

@@ -2,11 +2,11 @@
 
 Wire facts (anthropic-sdk-python ``src/anthropic/types/``):
 
-* ``message.py``: ``{type: "message", role, content: [...], usage}``.  Content blocks:
+* ``message.py``: ``{type: "message", role, content: [...], usage}``.  Content items:
   ``thinking_block.py`` ``{type: "thinking", thinking, signature}``,
   ``redacted_thinking_block.py`` ``{type: "redacted_thinking", data}``, ``text_block.py``
-  ``{type: "text", text}``, ``tool_use``, ``server_tool_use`` and server tool result blocks.
-  With interleaved thinking, thinking blocks also follow tool blocks.
+  ``{type: "text", text}``, ``tool_use``, ``server_tool_use`` and server tool result items.
+  With interleaved thinking, thinking items also follow tool items.
 * ``usage.py``: ``input_tokens``, ``output_tokens`` (thinking included), and
   ``output_tokens_details.thinking_tokens`` (``output_tokens_details.py``) when present.
 * Stream events (``raw_message_stream_event.py``): ``message_start`` (``message`` with usage),
@@ -17,13 +17,20 @@ Wire facts (anthropic-sdk-python ``src/anthropic/types/``):
 
 Decisions where docs/behaviour.md is silent:
 
-* A thinking block whose ``thinking`` is empty (``""`` or missing: ``display: "omitted"``) is
+* A thinking item whose ``thinking`` is empty (``""`` or missing: ``display: "omitted"``) is
   redacted (P6); in a stream this is decided at its ``content_block_stop`` (or at the end).
-* Signatures are collected per block, in block order; a stream's ``signature_delta`` pieces of
-  one block are concatenated and released when the block stops.
-* ``message_start`` may carry content blocks (a resumed message); they are read like a
+* Signatures are collected per item, in item order; a stream's ``signature_delta`` pieces of
+  one item are concatenated and released when the item stops.
+* ``message_start`` may carry content items (a resumed message); they are read like a
   response's content.
 * The total token count is not reported by Anthropic, so ``usage.total_tokens`` is ``None``.
+* Messages (X2): a ``thinking`` item whose signature is missing or ``""`` is left out (an item
+  cut by ``max_tokens``; the API rejects it).
+* The stream's turn: items from ``content_block_start``; ``text_delta``, ``thinking_delta``,
+  ``signature_delta`` pieces appended to their field; ``input_json_delta`` pieces parsed when
+  the message is built (invalid JSON: ``ResponseShapeError`` naming the item).  The
+  ``message_start``, ``content_block_start`` and ``message_delta`` events are kept as received
+  and read on first use; a ``citations_delta`` reads them first (it adds to a kept item).
 """
 
 from __future__ import annotations
@@ -31,12 +38,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._types import EMPTY_DELTA, Delta
+from .._types import ReasoningBlock
 from ._access import (
     Figures,
     Where,
+    as_list,
+    as_map,
     count_figures,
     item_map,
+    jsonify,
+    maps,
     missing,
     opt_index,
     opt_map,
@@ -44,177 +55,107 @@ from ._access import (
     req_array,
     shape_error,
     signature_text,
+    signed,
+    text_of,
+    top_model,
 )
-from ._accumulate import Anthropic
 from ._assemble import BLOCKS, Parts
-from ._collector import Collector
+from ._collector import Collector, SegmentKey
+from ._family import Family, ItemPieces, Message, MessageOptions, block
 
 PROVIDER = "anthropic"
 
+_EVENTS = frozenset({
+    "message_start", "content_block_start", "content_block_delta", "content_block_stop",
+    "message_delta", "message_stop",
+})
+#: The field each text-carrying delta type appends to.
+_DELTA_FIELDS = {
+    "text_delta": "text",
+    "thinking_delta": "thinking",
+    "signature_delta": "signature",
+    "input_json_delta": "partial_json",
+}
+
 
 def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """(input, output, total, reasoning) of an Anthropic usage object (no total is reported)."""
-    return count_figures(
-        u, where, ("input_tokens", "output_tokens", None),
-        ("output_tokens_details", "thinking_tokens"),
-    )
+    """The figures of an Anthropic usage object (no total is reported)."""
+    return count_figures(u, where, ("input_tokens", "output_tokens", None),
+                         ("output_tokens_details", "thinking_tokens"))
 
 
-def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
-    """A whole ``Message``: its content blocks in order (the parts a stream's start, delta
-    and stop events of each block give), handed to the collector in one call."""
-    content = req_array(d, "content")
+def _usage(holder: Mapping[str, Any], where: str) -> Optional[Figures]:
+    u = holder.get("usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(holder, "usage", where)
+    return usage_figures(u, (where, "usage")) if u is not None else None
+
+
+def _text(item: Mapping[str, Any], key: str, where: Where) -> Optional[str]:
+    text = item.get(key)
+    return text if type(text) is str else opt_str(item, key, where)
+
+
+def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Message``: its content items in order."""
     visible: list[str] = []
     segments: list[str] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     redacted = False
-    for i, block in enumerate(content):
-        if type(block) is not dict:
-            block = item_map(block, "content", i)
-        t = block.get("type")
+    for i, item in enumerate(req_array(d, "content")):
+        if type(item) is not dict:
+            item = item_map(item, "content", i)
+        t = item.get("type")
         if t == "text":
-            text = block.get("text")
+            text = item.get("text")
             if type(text) is not str:
-                text = opt_str(block, "text", ("content", i))
+                text = opt_str(item, "text", ("content", i))
             if text:
                 visible.append(text)
         elif t == "thinking":
-            text = block.get("thinking")
+            text = item.get("thinking")
             if type(text) is not str:
-                text = opt_str(block, "thinking", ("content", i))
+                text = opt_str(item, "thinking", ("content", i))
             if text:
                 segments.append(text)
             else:
                 redacted = True  # display omitted (P6)
-            sig = block.get("signature")
+            sig = item.get("signature")
+            sig = sig if type(sig) is str else signature_text(sig, ("content", i), "signature")
             if sig:
-                if type(sig) is not str:
-                    sig = signature_text(sig, ("content", i), "signature")
-                if sig:
-                    if sigs is None:
-                        sigs = [sig]
-                    else:
-                        sigs.append(sig)
+                sigs.append(sig)
         elif t == "redacted_thinking":
             redacted = True
     u = d.get("usage")
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
-    figures = usage_figures(u, "usage") if u is not None else None
-    return (
-        visible[0] if len(visible) == 1 else "".join(visible),
-        segments, BLOCKS, redacted, sigs, figures, d.get("stop_reason"),
-    )
+    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs,
+                 usage_figures(u, "usage") if u is not None else None, d.get("stop_reason")))
 
 
-#: Events the accumulator reads on first use (a block, the message's own fields: what it would
-#: copy, never text pieces); ``content_block_stop``, ``message_stop`` and keep-alives are not
-#: handed to it at all.
-_ACC_DEFERS = ("content_block_start", "message_start", "message_delta")
+class _Thinking:
+    """A streamed thinking item: whether it had text, its signature pieces and its segment."""
+
+    __slots__ = ("had_text", "segment", "signature")
+
+    def __init__(self, index: Any) -> None:
+        self.had_text = False
+        self.signature: list[str] = []
+        self.segment = SegmentKey("content", index)
 
 
 class Decoder:
-    """Decodes a Messages API stream, event by event (whole messages: :func:`response`)."""
+    """Decodes a Messages API stream, event by event."""
 
-    __slots__ = ("_blocks", "_idx", "_key", "_pieces", "_seg", "_sig", "acc", "out")
+    __slots__ = ("_thinking", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        #: A stream's accumulator (X1/X2), fed by this decoder so that a text or thinking
-        #: delta is read once; ``None`` when the caller feeds it.
-        self.acc: Any = Anthropic(choice)
-        # index -> [type, had thinking text, signature pieces]
-        self._blocks: dict[Any, list[Any]] = {}
-        # The last text, thinking or signature delta's field and block index, with the
-        # accumulator's piece list, the segment key and the signature list it went to: the next
-        # delta of the same block and field takes them as they are (no look-up, P9's cost goal).
-        self._key = ""
-        self._idx: Any = None
-        self._pieces: list[str] = []
-        self._seg: tuple[str, Any] = ("b", None)
-        self._sig: list[str] = []
+        self.acc = AnthropicAccumulator()
+        self._thinking: dict[Any, _Thinking] = {}  # open thinking items by index
 
-    def _usage(self, holder: Mapping[str, Any], where: str) -> None:
-        u = holder.get("usage")
-        if u is None:
-            return
-        if type(u) is not dict:
-            u = opt_map(holder, "usage", where)
-            if u is None:
-                return
-        i_, o, tt, r = usage_figures(u, (where, "usage") if where else "usage")
-        self.out.usage(i_, o, tt, r)
-
-    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
-        """One stream event; then the accumulator's (a text, thinking or signature delta's
-        piece handed to it directly: the event is read once).
-
-        Returns:
-            The event's :class:`~thinkparse.Delta` when a text or thinking delta's short path
-            built it, else ``None`` (the caller takes it from the collector).
-        """
-        acc = self.acc
-        t = ev.get("type")
-        if t == "content_block_delta":
-            d = ev.get("delta")
-            if type(d) is dict:
-                dt = d.get("type")
-                if dt == "text_delta":
-                    key = "text"
-                elif dt == "thinking_delta":
-                    key = "thinking"
-                elif dt == "signature_delta":
-                    key = "signature"
-                else:
-                    key = ""
-                v = d.get(key) if key else None
-                idx = ev.get("index")
-                if type(v) is str and (idx is None or type(idx) is int):
-                    if key == self._key and idx == self._idx:
-                        # the same block and field as the last delta: its lists as remembered
-                        self._pieces.append(v)
-                        if not v:
-                            return EMPTY_DELTA
-                        if key == "thinking":
-                            return self.out.reasoning_delta(self._seg, v, BLOCKS)
-                        if key == "text":
-                            return self.out.visible_delta(v)
-                        self._sig.append(v)
-                        return EMPTY_DELTA
-                    out = EMPTY_DELTA
-                    b = None
-                    if v:  # the delta straight from the collector (no take() call)
-                        if key == "text":
-                            out = self.out.visible_delta(v)
-                        else:
-                            b = self._blocks.get(idx)
-                            if b is None:
-                                b = self._blocks[idx] = ["thinking", False, []]
-                            if key == "signature":
-                                b[2].append(v)  # nothing released
-                            else:
-                                b[1] = True
-                                out = self.out.reasoning_delta(("b", idx), v, BLOCKS)
-                    pk = (idx, key)  # as the accumulator's event() would
-                    pieces = acc.pieces.get(pk)
-                    if pieces is None:
-                        pieces = acc.pieces[pk] = [v]
-                    else:
-                        pieces.append(v)
-                    if v:  # remembered for the next delta of this block and field
-                        self._key, self._idx, self._pieces = key, idx, pieces
-                        self._seg = ("b", idx)
-                        self._sig = b[2] if b is not None else []
-                    return out
-        self._key = ""  # any other event: the next delta looks its block up again
-        self._event(ev)
-        if t == "content_block_delta":
-            acc.event(ev)  # pieces: in order with the short path's
-        elif t in _ACC_DEFERS:
-            acc.defer(ev)
-        return None
-
-    def _event(self, ev: Mapping[str, Any]) -> None:
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event."""
         t = ev.get("type")
         if t == "content_block_delta":
             delta = ev.get("delta")
@@ -222,97 +163,205 @@ class Decoder:
                 delta = opt_map(ev, "delta", "")
                 if delta is None:
                     raise missing("", "delta", "an object")
+            idx = ev.get("index")
+            if idx is not None and type(idx) is not int:
+                idx = opt_index(ev, "index", "")
             dt = delta.get("type")
-            idx = opt_index(ev, "index", "")
-            if dt == "text_delta":
-                text = delta.get("text")
-                if type(text) is not str:
-                    text = opt_str(delta, "text", "delta")
-                if text:
-                    self.out.visible(text)
-            elif dt == "thinking_delta":
-                text = delta.get("thinking")
-                if type(text) is not str:
-                    text = opt_str(delta, "thinking", "delta")
-                if text:
-                    self._block(idx, "thinking")[1] = True
-                    self.out.reasoning(("b", idx), text, BLOCKS)
-            elif dt == "signature_delta":
-                sig = signature_text(delta.get("signature"), "delta", "signature")
+            field = _DELTA_FIELDS.get(dt) if type(dt) is str else None
+            if field is None:
+                if dt == "citations_delta":
+                    self.acc.citation(idx, delta.get("citation"))
+                return
+            v = delta.get(field)
+            if isinstance(v, str):
+                self.acc.piece(idx, field, v)
+            if field == "partial_json":
+                return
+            if field == "signature":
+                sig = signature_text(v, "delta", "signature")
                 if sig:
-                    self._block(idx, "thinking")[2].append(sig)
+                    self._item(idx).signature.append(sig)
+                return
+            text = v if type(v) is str else opt_str(delta, field, "delta")
+            if not text:
+                return
+            if field == "text":
+                self.out.visible(text)
+                return
+            thinking = self._thinking.get(idx)
+            if thinking is None:
+                thinking = self._item(idx)
+            thinking.had_text = True
+            self.out.reasoning(thinking.segment, text, BLOCKS)
         elif t == "content_block_start":
-            block = opt_map(ev, "content_block", "")
-            if block is None:
+            started = opt_map(ev, "content_block", "")
+            if started is None:
                 raise missing("", "content_block", "an object")
-            self._start(opt_index(ev, "index", ""), block, "content_block")
+            self._start(opt_index(ev, "index", ""), started, "content_block")
+            self.acc.keep(ev)
         elif t == "content_block_stop":
             self._stop(opt_index(ev, "index", ""))
         elif t == "message_delta" or t == "message_start":
-            holder = ev
-            where = ""
+            holder, where = ev, ""
             if t == "message_start":
-                holder = opt_map(ev, "message", "") or {}
-                where = "message"
+                self.out.response_started()
+                holder, where = opt_map(ev, "message", "") or {}, "message"
                 content = holder.get("content")
                 if content:
                     if not isinstance(content, (list, tuple)):
                         raise shape_error(where, "content", "an array", content)
-                    for i, block in enumerate(content):
-                        block = item_map(block, "message.content", i)
-                        key = ("start", i)
-                        self._start(key, block, ("message.content", i))
-                        self._stop(key)
-            self._usage(holder, where)
-            if t == "message_delta":
-                md = ev.get("delta")
-                if isinstance(md, Mapping) and md.get("stop_reason") is not None:
-                    self.out.finish(md.get("stop_reason"))
+                    for i, raw in enumerate(content):
+                        self._start(("start", i), item_map(raw, "message.content", i),
+                                    ("message.content", i))
+                        self._stop(("start", i))
+            figures = _usage(holder, where)
+            if figures is not None:
+                self.out.usage(figures)
+            md = ev.get("delta") if t == "message_delta" else None
+            if isinstance(md, Mapping) and md.get("stop_reason") is not None:
+                self.out.finish(md.get("stop_reason"))
+            self.acc.keep(ev)
+        elif t == "error":
+            self.out.error_event(ev)
         elif type(t) is not str:
             if t is None:
                 raise missing("", "type", "a string")
             raise shape_error("", "type", "a string", t)
-        # message_stop, ping, error and unknown event types carry nothing to extract
+        # message_stop, ping and unknown event types carry nothing to extract
 
-    def _block(self, idx: Any, kind: str) -> list[Any]:
-        b = self._blocks.get(idx)
-        if b is None:
-            b = self._blocks[idx] = [kind, False, []]
-        return b
+    def _item(self, idx: Any) -> _Thinking:
+        item = self._thinking.get(idx)
+        if item is None:
+            item = self._thinking[idx] = _Thinking(idx)
+        return item
 
-    def _start(self, idx: Any, block: Mapping[str, Any], where: Where) -> None:
-        bt = block.get("type")
-        if bt == "thinking":
-            b = self._block(idx, "thinking")
-            text = opt_str(block, "thinking", where)
+    def _start(self, idx: Any, item: Mapping[str, Any], where: Where) -> None:
+        t = item.get("type")
+        if t == "thinking":
+            thinking = self._item(idx)
+            text = opt_str(item, "thinking", where)
             if text:
-                b[1] = True
-                self.out.reasoning(("b", idx), text, BLOCKS)
-            sig = block.get("signature")
+                thinking.had_text = True
+                self.out.reasoning(thinking.segment, text, BLOCKS)
+            sig = signature_text(item.get("signature"), where, "signature")
             if sig:
-                sig = signature_text(sig, where, "signature")
-                if sig:
-                    b[2].append(sig)
-        elif bt == "redacted_thinking":
+                thinking.signature.append(sig)
+        elif t == "redacted_thinking":
             self.out.redact()
-        elif bt == "text":
-            text = block.get("text")
-            if type(text) is not str:
-                text = opt_str(block, "text", where)
+        elif t == "text":
+            text = _text(item, "text", where)
             if text:
                 self.out.visible(text)
 
     def _stop(self, idx: Any) -> None:
-        b = self._blocks.pop(idx, None)
-        if b is None:
-            return
-        if b[0] == "thinking":
-            if not b[1]:
+        item = self._thinking.pop(idx, None)
+        if item is not None:
+            if not item.had_text:
                 self.out.redact()
-            if b[2]:
-                self.out.signature("".join(b[2]))
+            if item.signature:
+                self.out.signature("".join(item.signature))
 
     def close(self) -> None:
-        """Finish blocks that never got their ``content_block_stop``."""
-        for idx in list(self._blocks):
+        """Finish thinking items that never got their ``content_block_stop``."""
+        for idx in list(self._thinking):
             self._stop(idx)
+
+
+class AnthropicAccumulator(ItemPieces):
+    """Messages stream events added up (rules in the module docstring)."""
+
+    def __init__(self) -> None:
+        self.base: dict[str, Any] = {"type": "message", "role": "assistant"}
+        self.items: dict[Any, dict[str, Any]] = {}
+        ItemPieces.__init__(self)
+
+    def citation(self, idx: Any, citation: Any) -> None:
+        """A ``citations_delta``: the citation goes onto its item (read the kept events first)."""
+        if self.kept:
+            self.catch_up()
+        item = self.items.get(idx)
+        if item is not None:
+            item.setdefault("citations", []).append(jsonify(citation))
+
+    def read_kept(self, ev: Mapping[str, Any]) -> None:
+        t = ev.get("type")
+        if t == "content_block_start":
+            item = as_map(ev.get("content_block"))
+            if item is not None:
+                self.items[opt_index(ev, "index", "")] = jsonify(item)
+        elif t == "message_start":
+            msg = as_map(ev.get("message"))
+            if msg is not None:
+                m = jsonify(msg)
+                for i, item in enumerate(as_list(m.pop("content", None))):
+                    if isinstance(item, dict):
+                        self.items[("start", i)] = item
+                self.base.update(m)
+        elif t == "message_delta":
+            md = as_map(ev.get("delta"))
+            if md is not None:
+                self.base.update(jsonify(md))
+            u = as_map(ev.get("usage"))
+            if u is not None:
+                usage = self.base.get("usage")
+                if not isinstance(usage, dict):
+                    usage = self.base["usage"] = {}
+                usage.update(jsonify(u))
+
+    def build(self) -> dict[str, Any]:
+        content = []
+        for pos, (idx, item) in enumerate(self.items.items()):
+            item = dict(item)
+            for key in ("text", "thinking", "signature"):
+                p = self.pieces.get((idx, key))
+                if p:
+                    prev = item.get(key)
+                    item[key] = (prev if isinstance(prev, str) else "") + "".join(p)
+            p = self.pieces.get((idx, "partial_json"))
+            if p and "".join(p):
+                item["input"] = self.parse_json(p, f"content[{pos}].input")
+            content.append(item)
+        return {**self.base, "content": content}
+
+
+# --- the turn (X1, X2) -------------------------------------------------------------------------
+def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    """One block per ``thinking`` and ``redacted_thinking`` item."""
+    out = []
+    for m in maps(r.get("content")):
+        t = m.get("type")
+        if t == "thinking":
+            th = m.get("thinking")
+            out.append(block(PROVIDER, "text", th if isinstance(th, str) else "", m,
+                             signature=text_of(m.get("signature"))))
+        elif t == "redacted_thinking":
+            out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data"))))
+    return out
+
+
+def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
+    """``{"role": "assistant", "content": [every item as received]}``."""
+    content = [jsonify(m) for m in maps(r.get("content"))
+               if m.get("type") != "thinking" or signed(m)]
+    return {"role": "assistant", "content": content}
+
+
+def _model(d: Mapping[str, Any]) -> Optional[str]:
+    if d.get("type") == "message_start":
+        msg = d.get("message")
+        return top_model(msg) if isinstance(msg, Mapping) else None
+    return top_model(d)
+
+
+FAMILY = Family(
+    name=PROVIDER,
+    keys=("type",),
+    is_response=lambda d: d.get("type") == "message" and isinstance(d.get("content"),
+                                                                    (list, tuple)),
+    is_event=lambda e: isinstance(e.get("type"), str) and e.get("type") in _EVENTS,
+    read=read,
+    decoder=Decoder,
+    blocks=blocks,
+    message=message,
+    model=_model,
+)

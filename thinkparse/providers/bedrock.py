@@ -13,16 +13,20 @@ Wire facts (Bedrock API reference: ``Converse`` response, ``ContentBlock``,
   ``contentBlockStop``, ``messageStop``, ``metadata`` (``usage``, ``metrics``).  The raw event
   payloads (without the one-key wrapper) are read too: ``{contentBlockIndex, delta}``,
   ``{usage, metrics}``.
-* Bedrock reports no reasoning-token count.
+* Bedrock reports no reasoning-token count, and its responses do not name the model.
 
 Decisions where docs/behaviour.md is silent:
 
-* Each ``reasoningContent`` block is a segment (P2); in a stream, segments follow
-  ``contentBlockIndex``.  A block's streamed signature pieces are concatenated and released at
+* Each ``reasoningContent`` item is a segment (P2); in a stream, segments follow
+  ``contentBlockIndex``.  An item's streamed signature pieces are concatenated and released at
   its ``contentBlockStop`` (or at the end).
 * Stream exception events (``internalServerException``, ``modelStreamErrorException``,
   ``throttlingException``, ``validationException``, ``serviceUnavailableException``) carry no
   text and give empty deltas.
+* Messages (X2): a ``reasoningText`` without a signature is left out (cut by ``max_tokens``).
+* The stream's turn: content items by ``contentBlockIndex`` in order of appearance; reasoning
+  text and signature pieces joined; ``toolUse.input`` pieces parsed when the message is built
+  (invalid JSON: ``ResponseShapeError`` naming the item).
 """
 
 from __future__ import annotations
@@ -30,13 +34,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._types import Delta
+from .._types import ReasoningBlock
 from ._access import (
     Figures,
     Where,
+    as_map,
+    b64_bytes,
     count_figures,
     item_map,
     join_path,
+    jsonify,
+    maps,
     missing,
     opt_index,
     opt_map,
@@ -44,46 +52,39 @@ from ._access import (
     render,
     shape_error,
     signature_text,
+    signed,
+    text_of,
+    top_model,
 )
-from ._accumulate import Bedrock
 from ._assemble import BLOCKS, Parts
-from ._collector import Collector
+from ._collector import Collector, SegmentKey
+from ._family import Family, ItemPieces, Message, MessageOptions, block
 
 PROVIDER = "bedrock"
-
+_CONTENT = "output.message.content"
+_ERRORS = frozenset({
+    "internalServerException", "modelStreamErrorException", "throttlingException",
+    "validationException", "serviceUnavailableException",
+})
+#: A reasoning delta's keys and the fields their pieces add up to.
+_REASONING_PIECES = {"text": "rtext", "signature": "rsignature",
+                     "redactedContent": "rredactedContent"}
 #: The one-key wrappers of ConverseStream events.
-EVENT_KEYS = frozenset(
-    {
-        "messageStart",
-        "contentBlockStart",
-        "contentBlockDelta",
-        "contentBlockStop",
-        "messageStop",
-        "metadata",
-        "internalServerException",
-        "modelStreamErrorException",
-        "throttlingException",
-        "validationException",
-        "serviceUnavailableException",
-    }
-)
+EVENT_KEYS = frozenset({
+    "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop",
+    "metadata", *_ERRORS,
+})
 
 
 def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """(input, output, total, reasoning) of a ``TokenUsage`` (no reasoning count)."""
+    """The figures of a ``TokenUsage`` (no reasoning count)."""
     return count_figures(u, where, ("inputTokens", "outputTokens", "totalTokens"))
 
-_CONTENT = "output.message.content"
 
-
-
-def _block_parts(
+def _item(
     c: Mapping[str, Any], where: Where
 ) -> tuple[Optional[str], Optional[str], Optional[str], bool]:
-    """(text, reasoning text, signature, redacted) of a content block or a block delta.
-
-    The one reader of a block's fields, for whole responses and stream deltas alike.
-    """
+    """``(text, reasoning text, signature, redacted)`` of a content item or an item delta."""
     text = c.get("text")
     if text is not None and type(text) is not str:
         text = opt_str(c, "text", where)
@@ -111,18 +112,18 @@ def _block_parts(
     return text, rtext, sig or None, bool(rc.get("redactedContent"))
 
 
-def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
-    """A whole ``Converse`` response: each content block is a start-delta-stop of one."""
+def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Converse`` response."""
     output = d.get("output")
-    if type(output) is not dict:  # (plain dicts read without a call: P9's cost goal)
+    if type(output) is not dict:
         output = opt_map(d, "output", "")
-    if output is None:
-        raise missing("", "output", "an object")
+        if output is None:
+            raise missing("", "output", "an object")
     message = output.get("message")
     if type(message) is not dict:
         message = opt_map(output, "message", "output")
-    if message is None:
-        raise missing("output", "message", "an object")
+        if message is None:
+            raise missing("output", "message", "an object")
     content = message.get("content")
     if content is None:
         raise missing("output.message", "content", "an array")
@@ -130,173 +131,133 @@ def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
         raise shape_error("output.message", "content", "an array", content)
     visible: list[str] = []
     segments: list[str] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     redacted = False
-    for i, block in enumerate(content):
-        if type(block) is not dict:
-            block = item_map(block, _CONTENT, i)
-        text, rtext, sig, red = _block_parts(block, (_CONTENT, i))
+    for i, c in enumerate(content):
+        text, rtext, sig, red = _item(c if type(c) is dict else item_map(c, _CONTENT, i),
+                                      (_CONTENT, i))
         if text:
             visible.append(text)
         if rtext:
             segments.append(rtext)
         if sig:
-            if sigs is None:
-                sigs = [sig]
-            else:
-                sigs.append(sig)
-        if red:
-            redacted = True
+            sigs.append(sig)
+        redacted = redacted or red
     u = d.get("usage")
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
     figures = usage_figures(u, "usage") if u is not None else None
-    return (
-        visible[0] if len(visible) == 1 else "".join(visible),
-        segments, BLOCKS, redacted, sigs, figures, d.get("stopReason"),
-    )
+    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")))
 
 
 class Decoder:
-    """Decodes ConverseStream events (whole ``Converse`` responses: :func:`response`)."""
+    """Decodes ConverseStream events (wrapped in their one-key object, or the raw payload)."""
 
-    __slots__ = ("_idx", "_key", "_pieces", "_seg", "_sigs", "acc", "out")
+    __slots__ = ("_segment", "_sigs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        self.acc = Bedrock(choice)
+        self.acc = BedrockAccumulator()
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
-        # The last short-path delta's field ("text", "rtext", "rsignature") and block index,
-        # with the accumulator's piece list and the segment key it went to: the next delta of
-        # the same block and field takes them as they are (no look-up, P9's cost goal).
-        self._key = ""
-        self._idx: Any = None
-        self._pieces: list[Any] = []
-        self._seg: tuple[str, Any] = ("b", None)
+        self._segment = SegmentKey("content", None)
 
-    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
-        """One stream event; then the accumulator's (a text, reasoning text or signature
-        delta's piece handed to it directly: the event is read once).
-
-        Returns:
-            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
-            (the caller takes it from the collector).
-        """
-        body = ev.get("contentBlockDelta")
-        # The usual event, read once: a block delta holding one text, reasoning text or
-        # signature string (the accumulator's event() and _event() read the same fields).
-        if type(body) is dict:
-            delta = body.get("delta")
-            idx = body.get("contentBlockIndex")
-            if type(delta) is dict and len(delta) == 1 and (idx is None or type(idx) is int):
-                v = delta.get("text")
-                key = "text"
-                if v is None:
-                    rc = delta.get("reasoningContent")
-                    if type(rc) is dict and len(rc) == 1:
-                        v = rc.get("text")
-                        key = "rtext"
-                        if v is None:
-                            v = rc.get("signature")
-                            key = "rsignature"
-                if type(v) is str:
-                    return self._piece(key, idx, v)
-        self._key = ""  # any other event: the next delta looks its block up again
-        self._event(ev)
-        self.acc.event(ev)
-        return None
-
-    def _piece(self, key: str, idx: Optional[int], v: str) -> Optional[Delta]:
-        """The short path's delta: what ``_event`` then the accumulator's ``event`` do."""
-        if key == self._key and idx == self._idx:
-            # the same block and field as the last delta: its lists as remembered
-            self._pieces.append(v)
-            if key == "text":
-                return self.out.visible_delta(v) if v else None
-            if key == "rtext":
-                return self.out.reasoning_delta(self._seg, v, BLOCKS) if v else None
-            if v:
-                self._sigs.setdefault(idx, []).append(v)
-            return None
-        d: Optional[Delta] = None
-        seg = self._seg
-        if key == "text":
-            if v:
-                d = self.out.visible_delta(v)
-        elif key == "rtext":
-            if seg[1] != idx or seg[1] is None:
-                seg = ("b", idx)
-            if v:
-                d = self.out.reasoning_delta(seg, v, BLOCKS)
-        elif v:
-            self._sigs.setdefault(idx, []).append(v)
-        acc = self.acc  # as the accumulator's event() would
-        if idx not in acc.blocks:
-            acc.blocks[idx] = {}
-        pk = (idx, key)
-        pieces = acc.pieces.get(pk)
-        if pieces is None:
-            pieces = acc.pieces[pk] = [v]
-        else:
-            pieces.append(v)
-        self._key, self._idx, self._pieces, self._seg = key, idx, pieces, seg
-        return d
-
-    def _event(self, ev: Mapping[str, Any]) -> None:
-        """One ConverseStream event (wrapped in its one-key object, or the raw payload)."""
+    def event(self, ev: Mapping[str, Any]) -> None:
+        """One stream event."""
         body = ev.get("contentBlockDelta")
         if body is not None:
             if type(body) is not dict:
                 body = opt_map(ev, "contentBlockDelta", "")
             if body is not None:
                 self._delta(body, "contentBlockDelta")
-            return
-        if "contentBlockIndex" in ev and "delta" in ev:
+        elif "contentBlockIndex" in ev and "delta" in ev:
             self._delta(ev, "")
-            return
-        stop = ev.get("contentBlockStop")
-        if stop is not None:
+        elif "contentBlockStart" in ev:
+            start = as_map(ev.get("contentBlockStart"))
+            s = as_map(start.get("start")) if start is not None else None
+            tool = as_map(s.get("toolUse")) if s is not None else None
+            if start is not None and tool is not None:
+                idx = opt_index(start, "contentBlockIndex", "contentBlockStart")
+                self.acc.tool_start(idx, tool)
+        elif "contentBlockStop" in ev:
             stop = opt_map(ev, "contentBlockStop", "")
             if stop is not None:
                 self._stop(opt_index(stop, "contentBlockIndex", "contentBlockStop"))
-            return
-        mstop = ev.get("messageStop")
-        if mstop is not None:
-            mstop = opt_map(ev, "messageStop", "")
-            if mstop is not None and mstop.get("stopReason") is not None:
-                self.out.finish(mstop.get("stopReason"))
-            return
-        meta = ev.get("metadata")
-        where = "metadata"
-        if meta is None and "usage" in ev and "metrics" in ev:
-            meta, where = ev, ""
-        if meta is not None:
-            if meta is not ev:
-                meta = opt_map(ev, "metadata", "")
-            u = opt_map(meta, "usage", where) if meta is not None else None
-            if u is not None:
-                i, o, t, r = usage_figures(u, join_path(where, "usage") if where else "usage")
-                self.out.usage(i, o, t, r)
+        elif "messageStart" in ev:
+            start = as_map(ev.get("messageStart"))
+            if start is not None:
+                self.out.response_started()
+                self.acc.role(start.get("role", "assistant"))
+        elif "messageStop" in ev:
+            stop = opt_map(ev, "messageStop", "")
+            if stop is not None:
+                if stop.get("stopReason") is not None:
+                    self.out.finish(stop.get("stopReason"))
+                self.acc.fields(stop)
+        elif "metadata" in ev or ("usage" in ev and "metrics" in ev):
+            meta, where = (ev, "") if "metadata" not in ev else (opt_map(ev, "metadata", ""),
+                                                                 "metadata")
+            if meta is not None:
+                u = opt_map(meta, "usage", where)
+                if u is not None:
+                    self.out.usage(usage_figures(u, join_path(where, "usage")))
+                self.acc.fields(meta)
+        elif not _ERRORS.isdisjoint(ev):
+            self.out.error_event(ev)
 
     def _delta(self, body: Mapping[str, Any], where: str) -> None:
-        delta = opt_map(body, "delta", where)
+        """An item delta, read in one pass: each piece goes to the accumulator as received and
+        to the collector."""
+        delta = body.get("delta")
+        if type(delta) is not dict:
+            delta = opt_map(body, "delta", where)
+        idx = body.get("contentBlockIndex")
+        if idx is not None and type(idx) is not int:
+            idx = opt_index(body, "contentBlockIndex", where)
         if delta is None:
             return
-        idx = opt_index(body, "contentBlockIndex", where) if "reasoningContent" in delta else None
-        self._content(idx, delta, join_path(where, "delta") if where else "delta")
-
-    def _content(self, idx: Any, c: Mapping[str, Any], where: Where) -> None:
-        """A content block or a block delta: text and reasoning parts."""
+        acc = self.acc
+        acc.item(idx)
         out = self.out
-        text, rtext, sig, red = _block_parts(c, where)
-        if text:
-            out.visible(text)
-        if rtext:
-            out.reasoning(("b", idx), rtext, BLOCKS)
-        if sig:
-            self._sigs.setdefault(idx, []).append(sig)
-        if red:
-            out.redact()
+        for k, v in delta.items():
+            if k == "text":
+                if v is not None and type(v) is not str:
+                    v = opt_str(delta, "text", (where, "delta"))
+                if v is not None:
+                    acc.piece(idx, "text", v)
+                    if v:
+                        out.visible(v)
+            elif k == "reasoningContent":
+                rc = v if type(v) is dict else opt_map(delta, k, (where, "delta"))
+                if rc is None:
+                    continue
+                rtext = sig = None
+                red = False
+                for rk, rv in rc.items():
+                    if rv is None:
+                        continue
+                    if rk == "text":
+                        rtext = rv if type(rv) is str else opt_str(rc, rk, (where, "delta", k))
+                    elif rk == "signature":
+                        sig = signature_text(rv, (where, "delta", k), rk)
+                    elif rk == "redactedContent":
+                        red = bool(rv)
+                    else:
+                        continue
+                    acc.piece(idx, _REASONING_PIECES[rk], rv)
+                if "reasoningText" in rc:  # a content item's shape: read as one
+                    _, rtext, sig, red = _item(delta, (where, "delta"))
+                if rtext:
+                    if self._segment.index != idx:
+                        self._segment = SegmentKey("content", idx)
+                    out.reasoning(self._segment, rtext, BLOCKS)
+                if sig:
+                    self._sigs.setdefault(idx, []).append(sig)
+                if red:
+                    out.redact()
+            elif k == "toolUse":
+                tool = as_map(v)
+                if tool is not None and isinstance(tool.get("input"), str):
+                    acc.piece(idx, "input", tool["input"])
 
     def _stop(self, idx: Any) -> None:
         pieces = self._sigs.pop(idx, None)
@@ -304,6 +265,115 @@ class Decoder:
             self.out.signature("".join(pieces))
 
     def close(self) -> None:
-        """Release signatures of blocks that never got their ``contentBlockStop``."""
+        """Release the signatures of items that never got their ``contentBlockStop``."""
         for idx in list(self._sigs):
             self._stop(idx)
+
+
+class BedrockAccumulator(ItemPieces):
+    """ConverseStream events added up (rules in the module docstring)."""
+
+    def __init__(self) -> None:
+        self.base: dict[str, Any] = {}
+        self.items: dict[Any, dict[str, Any]] = {}
+        ItemPieces.__init__(self)
+
+    def item(self, idx: Any) -> None:
+        """An item a delta names (made in order of appearance, pieces or not)."""
+        if idx not in self.items:
+            self.items[idx] = {}
+
+    def tool_start(self, idx: Any, tool: Mapping[str, Any]) -> None:
+        """A ``contentBlockStart`` of a tool use."""
+        self.items.setdefault(idx, {})["toolUse"] = jsonify(tool)
+
+    def role(self, role: Any) -> None:
+        """The ``messageStart`` role."""
+        self.base["role"] = role
+
+    def fields(self, m: Mapping[str, Any]) -> None:
+        """``messageStop`` / ``metadata`` fields, kept at the top level (the last value wins)."""
+        self.base.update(jsonify(m))
+
+    def build(self) -> dict[str, Any]:
+        content = []
+        for pos, (idx, item) in enumerate(self.items.items()):
+            item = dict(item)
+            p = self.pieces.get((idx, "text"))
+            if p:
+                item["text"] = "".join(p)
+            red = self.pieces.get((idx, "rredactedContent"))
+            if red:
+                joined = b"".join(x for x in red if isinstance(x, (bytes, bytearray)))
+                item["reasoningContent"] = {"redactedContent": jsonify(joined) if joined else
+                                            "".join(x for x in red if isinstance(x, str))}
+            elif (idx, "rtext") in self.pieces or (idx, "rsignature") in self.pieces:
+                rt: dict[str, Any] = {"text": "".join(self.pieces.get((idx, "rtext"), []))}
+                sig = self.pieces.get((idx, "rsignature"))
+                if sig:
+                    rt["signature"] = "".join(str(jsonify(x)) for x in sig)
+                item["reasoningContent"] = {"reasoningText": rt}
+            p = self.pieces.get((idx, "input"))
+            if p is not None and isinstance(item.get("toolUse"), dict):
+                where = f"output.message.content[{pos}].toolUse.input"
+                item["toolUse"] = {**item["toolUse"], "input": self.parse_json(p, where)}
+            content.append(item)
+        base = dict(self.base)
+        msg = {"role": base.pop("role", "assistant"), "content": content}
+        return {"output": {"message": msg}, **base}
+
+
+# --- the turn (X1, X2) -------------------------------------------------------------------------
+def _kept_content(r: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    out = as_map(r.get("output"))
+    msg = as_map(out.get("message")) if out is not None else None
+    return maps(msg.get("content")) if msg is not None else []
+
+
+def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    """One block per ``reasoningContent`` item."""
+    out = []
+    for m in _kept_content(r):
+        rc = as_map(m.get("reasoningContent"))
+        if rc is None:
+            continue
+        rt = as_map(rc.get("reasoningText"))
+        if rt is not None:
+            text = rt.get("text")
+            out.append(block(PROVIDER, "text", text if isinstance(text, str) else "", m,
+                             signature=text_of(rt.get("signature"))))
+        else:
+            out.append(block(PROVIDER, "opaque", "", m, data=text_of(rc.get("redactedContent"))))
+    return out
+
+
+def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
+    """``{"role": "assistant", "content": [every item as received]}``."""
+    content = []
+    for m in _kept_content(r):
+        rc = as_map(m.get("reasoningContent"))
+        rt = as_map(rc.get("reasoningText")) if rc is not None else None
+        if rt is not None and not signed(rt):
+            continue
+        item = jsonify(m)
+        rcw = item.get("reasoningContent")
+        if options.binary == "bytes" and isinstance(rcw, dict) and "redactedContent" in rcw:
+            red = rcw["redactedContent"]
+            rcw["redactedContent"] = b64_bytes(red) if isinstance(red, str) else red
+        content.append(item)
+    return {"role": "assistant", "content": content}
+
+
+FAMILY = Family(
+    name=PROVIDER,
+    keys=("output",),
+    is_response=lambda d: (type(out := d.get("output")) is dict or isinstance(out, Mapping))
+    and "message" in out,
+    is_event=lambda e: ("contentBlockIndex" in e and "delta" in e)
+    or not EVENT_KEYS.isdisjoint(e),
+    read=read,
+    decoder=Decoder,
+    blocks=blocks,
+    message=message,
+    model=top_model,
+)

@@ -23,6 +23,13 @@ Decisions where docs/behaviour.md is silent:
   content (``finishReason: "SAFETY"``) has empty visible text.
 * ``output_tokens`` = ``candidatesTokenCount + thoughtsTokenCount`` (a missing addend counts as
   0; both missing gives ``None``) (P12).
+* Blocks (X1): one per thought part (kind ``summary``) and one per other part that carries a
+  signature (opaque); the signature stays on its part in ``wire``.
+* The stream's turn: consecutive text parts with the same ``thought`` value merge; a part
+  carrying a signature ends the run, and a signature on an empty-text part goes onto the run it
+  ends; other parts (``functionCall``...) never merge.  Top-level keys: the first value wins
+  (the last for usage); a chunk whose keys were all met before only brings its usage, which is
+  kept as received and copied on first use.
 """
 
 from __future__ import annotations
@@ -30,373 +37,327 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._types import Delta
+from .._types import ReasoningBlock
 from ._access import (
-    COUNT_TYPES,
+    SCALARS,
     Figures,
+    as_list,
+    as_map,
+    b64_bytes,
+    chosen,
     item_map,
+    jsonify,
+    kept_choice,
+    maps,
     opt_int,
     opt_list,
     opt_map,
     opt_str,
     shape_error,
     signature_text,
+    text_of,
+    top_model,
 )
-from ._accumulate_parts import Gemini, copy_keys
 from ._assemble import BLOCKS, Parts
-from ._collector import Collector
+from ._collector import Collector, SegmentKey
+from ._family import Accumulator, Family, Message, MessageOptions, block
 
 PROVIDER = "gemini"
 
-#: The keys of a part the short path reads (a text part, maybe a thought, maybe signed).
-_TEXT_PART = frozenset({"text", "thought", "thoughtSignature"})
-
-
-def _get(d: Mapping[str, Any], camel: str, snake: str) -> tuple[Any, str]:
-    v = d.get(camel)
-    if v is None and snake in d:
-        return d.get(snake), snake
-    return v, camel
-
-
+#: The count keys of a usage object, in each spelling.
 _CAMEL = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount")
-_SNAKE = (
-    "prompt_token_count", "candidates_token_count", "total_token_count", "thoughts_token_count"
-)
+_SNAKE = ("prompt_token_count", "candidates_token_count", "total_token_count",
+          "thoughts_token_count")
+_USAGE_KEYS = ("usageMetadata", "usage_metadata")
+_TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 
 
 def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
-    """(input, output, total, reasoning), or ``None`` when the response has no usage."""
-    u = d.get("usageMetadata")  # (the usual key read without a call)
+    """The response's usage figures, or ``None`` when it has no usage."""
     key = "usageMetadata"
+    u = d.get(key)
     if u is None:
-        u, key = _get(d, "usageMetadata", "usage_metadata")
+        key = "usage_metadata"
+        u = d.get(key)
         if u is None:
             return None
     if type(u) is not dict:
         u = opt_map(d, key, "")
         if u is None:
             return None
-    snake = key == "usage_metadata"
-    names = _SNAKE if snake else _CAMEL
+    names = _CAMEL if key == "usageMetadata" else _SNAKE
     get = u.get
     p, c, t, r = get(names[0]), get(names[1]), get(names[2]), get(names[3])
-    ok = COUNT_TYPES
-    if not (type(p) in ok and type(c) in ok and type(t) in ok and type(r) in ok):
+    if not ((type(p) is int or p is None) and (type(c) is int or c is None)
+            and (type(t) is int or t is None) and (type(r) is int or r is None)):
         p, c, t, r = (opt_int(u, n, key) for n in names)
-    o = None if c is None and r is None else (c or 0) + (r or 0)
-    return p, o, t, r
+    return Figures((p, None if c is None and r is None else (c or 0) + (r or 0), t, r))
 
 
-def parts_of(d: Mapping[str, Any], choice: int = 0) -> Optional[Sequence[Any]]:
-    """``candidates[choice].content.parts`` or ``None`` where any level is missing."""
-    c0 = chosen(d, choice)
-    return parts_in(c0, choice) if c0 is not None else None
-
-
-def chosen(d: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
-    """``candidates[choice]`` or ``None`` when there is none.
-
-    Raises:
-        ResponseShapeError: ``candidates`` is not an array.
-    """
+def _content(
+    d: Mapping[str, Any], choice: int
+) -> tuple[Optional[Mapping[str, Any]], Optional[Mapping[str, Any]], Sequence[Any]]:
+    """``candidates[choice]``, its ``content`` and the content's ``parts`` (``None``, ``None``
+    and ``()`` where a level is missing)."""
     cands = d.get("candidates")
-    if cands is None:
-        return None
-    if not isinstance(cands, (list, tuple)):
+    if not cands:
+        if cands is not None and type(cands) is not list and not isinstance(cands, (list, tuple)):
+            raise shape_error("", "candidates", "an array or null", cands)
+        return None, None, ()
+    if type(cands) is not list and not isinstance(cands, (list, tuple)):
         raise shape_error("", "candidates", "an array or null", cands)
-    return candidate(cands, choice) if cands else None
-
-
-def parts_in(c0: Mapping[str, Any], choice: int) -> Optional[Sequence[Any]]:
-    """``content.parts`` of candidate ``c0`` or ``None`` where a level is missing."""
-    content = c0.get("content")
-    if content is None:
-        return None
+    c = cands[choice] if choice < len(cands) else None
+    if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
+        found = chosen(cands, choice, "candidates")
+        if found is None:
+            return None, None, ()
+        c = found[1]
+    content = c.get("content")
     if type(content) is not dict:
-        content = opt_map(c0, "content", ("candidates", choice))
         if content is None:
-            return None
-    return opt_list(content, "parts", ("candidates", choice, "content"))
+            return c, None, ()
+        content = opt_map(c, "content", ("candidates", choice))
+        if content is None:
+            return c, None, ()
+    parts = content.get("parts")
+    if type(parts) is not list:
+        parts = opt_list(content, "parts", ("candidates", choice, "content")) or ()
+    return c, content, parts
 
 
-def candidate(cands: Sequence[Any], choice: int) -> Optional[Mapping[str, Any]]:
-    """The candidate whose ``index`` is ``choice`` (its position when no index is given)."""
-    if choice < len(cands):
-        c: Mapping[str, Any] = cands[choice]
-        if type(c) is not dict:
-            c = item_map(c, "candidates", choice)
-        idx = c.get("index")
-        if idx is None or idx == choice:
-            return c
-    for i, other in enumerate(cands):
-        c = other if type(other) is dict else item_map(other, "candidates", i)
-        if c.get("index") == choice:
-            return c
-    return None
+def _signature(p: Mapping[str, Any], where: Any) -> Optional[str]:
+    sig = p.get("thoughtSignature") or p.get("thought_signature")
+    if sig and type(sig) is not str:
+        sig = signature_text(sig, where, "thoughtSignature")
+    return sig or None
 
 
-def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
-    """A whole response: a stream of one chunk, handed to the collector in one call."""
+def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response (also what each stream chunk is)."""
     visible: list[str] = []
     runs: list[list[str]] = []
-    run: list[str] = []
-    sigs: Optional[list[str]] = None
+    sigs: list[str] = []
     in_thought = False
-    # The usual shape first (a list of dict candidates, dict content, list parts).
-    parts: Optional[Sequence[Any]] = None
-    cands = d.get("candidates")
-    c0: Optional[Mapping[str, Any]] = None
-    if type(cands) is list and choice < len(cands):
-        c0 = cands[choice]
-        if type(c0) is dict and c0.get("index", choice) == choice:
-            content = c0.get("content")
-            if type(content) is dict:
-                parts = content.get("parts")
-                if type(parts) is not list:
-                    parts = parts_in(c0, choice)
-            else:
-                parts = parts_in(c0, choice)
-        else:
-            c0 = None
-    if c0 is None:
-        c0 = chosen(d, choice)
-        parts = parts_in(c0, choice) if c0 is not None else None
-    for i, p in enumerate(parts or ()):
+    c, _, parts = _content(d, choice)
+    where = ("candidates", choice, "content", "parts")
+    for i, p in enumerate(parts):
         if type(p) is not dict:
-            p = item_map(p, ("candidates", choice, "content", "parts"), i)
+            p = item_map(p, where, i)
         text = p.get("text")
         if text is not None and type(text) is not str:
-            text = opt_str(p, "text", ("candidates", choice, "content", "parts", i))
-        sig = p.get("thoughtSignature") or p.get("thought_signature")
-        if sig:
-            sig = signature_text(
-                sig, ("candidates", choice, "content", "parts", i), "thoughtSignature"
-            )
+            text = opt_str(p, "text", (where, i))
+        if "thoughtSignature" in p or "thought_signature" in p:
+            sig = _signature(p, (where, i))
             if sig:
-                if sigs is None:
-                    sigs = [sig]
-                else:
-                    sigs.append(sig)
+                sigs.append(sig)
         if p.get("thought") is True:
             if text:
-                if in_thought:
-                    run.append(text)  # consecutive thought parts: one segment (P2)
-                else:
+                if not in_thought:
+                    runs.append([])
                     in_thought = True
-                    run = [text]
-                    runs.append(run)
+                runs[-1].append(text)  # consecutive thought parts: one segment (P2)
         else:
             in_thought = False
             if text:
                 visible.append(text)
-    figures = usage_figures(d)
-    reason = None
-    if c0 is not None:
-        reason = c0.get("finishReason") or c0.get("finish_reason")
-    segments = []
-    for r in runs:  # a loop, not a comprehension: no frame of its own (P9's cost goal)
-        segments.append(r[0] if len(r) == 1 else "".join(r))
-    return (
-        visible[0] if len(visible) == 1 else "".join(visible),
-        segments, BLOCKS, False, sigs, figures, reason,
-    )
+    reason = c.get("finishReason") or c.get("finish_reason") if c is not None else None
+    return Parts(("".join(visible), ["".join(r) for r in runs], BLOCKS, False, sigs,
+                 usage_figures(d), reason))
 
 
 class Decoder:
-    """Decodes a stream of ``GenerateContentResponse`` chunks (whole ones: :func:`response`)."""
+    """Decodes a stream of ``GenerateContentResponse`` chunks (each read like a response)."""
 
-    __slots__ = ("_choice", "_in_thought", "_run", "_run_part", "_run_thought", "_seg", "acc",
-                 "out")
+    __slots__ = ("_choice", "_run", "_runs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        self.acc = Gemini(choice)
+        self.acc = GeminiAccumulator(choice)
         self._choice = choice
-        self._seg = 0
-        self._in_thought = False
-        # The accumulator's last part when the short path made it and its run is still open
-        # (no signature): its text pieces, the part and whether it is a thought; the next text
-        # part of the same kind joins it without a look-up (P9's cost goal).
-        self._run: Optional[list[str]] = None
-        self._run_part: dict[str, Any] = {}
-        self._run_thought = False
+        self._run: Optional[SegmentKey] = None  # the segment of the open run of thought parts
+        self._runs = 0
 
-    def event(self, ev: Mapping[str, Any]) -> Optional[Delta]:
-        """One stream event; then the accumulator's (a usual chunk's part handed to it
-        directly: the event is read once).
-
-        Returns:
-            The event's :class:`~thinkparse.Delta` when the short path built it, else ``None``
-            (the caller takes it from the collector).
-        """
-        cands = ev.get("candidates")
-        # The usual chunk, read once: one candidate (the chosen one) whose content holds one
-        # text part; camelCase usage (the accumulator's event() and _event() read the same).
-        if type(cands) is not list or len(cands) != 1:
-            return self._general(ev)
-        c = cands[0]
-        if type(c) is not dict:
-            return self._general(ev)
-        idx = c.get("index")
-        if (0 if idx is None else idx) != self._choice:
-            return self._general(ev)
-        content = c.get("content")
-        if type(content) is not dict:
-            return self._general(ev)
-        parts = content.get("parts")
-        if type(parts) is not list or len(parts) != 1:
-            return self._general(ev)
-        p = parts[0]
-        if type(p) is not dict or not p.keys() <= _TEXT_PART:
-            return self._general(ev)
-        text = p.get("text")
-        th = p.get("thought")
-        sig = p.get("thoughtSignature")
-        u = ev.get("usageMetadata")
-        if not (
-            type(text) is str
-            and (th is None or th is True or th is False)
-            and (sig is None or type(sig) is str)
-            and (type(u) is dict or (u is None and "usageMetadata" not in ev))
-            and "usage_metadata" not in ev
-        ):
-            return self._general(ev)
-        thought = th is True
-        out = self.out
-        d: Optional[Delta] = None
-        if sig:
-            out.signature(sig)
-        if thought:
-            if text:
-                if not self._in_thought:
-                    self._in_thought = True
-                    self._seg += 1
-                d = out.reasoning_delta(self._seg, text, BLOCKS)
-        else:
-            self._in_thought = False
-            if text:
-                d = out.visible_delta(text)
-        if u is not None:
-            # usage_figures(ev) of a camelCase dict, read in place
-            get = u.get
-            pt = get("promptTokenCount")
-            ct = get("candidatesTokenCount")
-            tt = get("totalTokenCount")
-            rt = get("thoughtsTokenCount")
-            ok = COUNT_TYPES
-            if type(pt) in ok and type(ct) in ok and type(tt) in ok and type(rt) in ok:
-                out.usage(pt, None if ct is None and rt is None else (ct or 0) + (rt or 0), tt, rt)
-            else:
-                f = usage_figures(ev)
-                if f is not None:
-                    out.usage(f[0], f[1], f[2], f[3])
-        acc = self.acc  # as the accumulator's event() would
-        cand = acc.cand
-        n = len(c)
-        if n == 2 and type(idx) is int:  # content and index
-            cand["index"] = idx
-        elif n != 1:
-            reason = c.get("finishReason") or c.get("finish_reason")
-            if reason is not None:
-                out.finish(reason)
-            copy_keys(cand, c, "content")
-        if len(content) == 2 and type(content.get("role")) is str:
-            acc.content["role"] = content["role"]
-        elif len(content) != 1:
-            copy_keys(acc.content, content, "parts")
-        if u is not None and len(ev) == 4 and acc.usual and "modelVersion" in ev and (
-            "responseId" in ev
-        ):
-            acc.usage = u  # the usual chunk's keys, all met: only usage changes (last wins)
-        elif ev.keys() <= acc.seen:  # only usage changes at the top level (last wins)
-            if u is not None:
-                acc.usage = u
-        else:
-            acc.top(ev)
-        run = self._run
-        if run is not None:  # the last part, an open run the short path made
-            if sig:
-                if text == "":
-                    self._run_part["thoughtSignature"] = sig  # ends the run
-                    self._run = None
-                    return d
-                if self._run_thought is thought:
-                    run.append(text)
-                    self._run_part["thoughtSignature"] = sig
-                    self._run = None
-                    return d
-            elif self._run_thought is thought:
-                run.append(text)
-                return d
-        else:
-            texts = acc.texts
-            if texts:
-                last_text = texts[-1]
-                if last_text is not None:
-                    last = acc.parts[-1]
-                    if not (last.get("thoughtSignature") or last.get("thought_signature")):
-                        if sig and text == "":
-                            last["thoughtSignature"] = sig  # ends the run
-                            return d
-                        if bool(last.get("thought")) is thought:
-                            last_text.append(text)
-                            if sig:
-                                last["thoughtSignature"] = sig
-                            return d
-        part = dict(p)
-        del part["text"]
-        acc.parts.append(part)
-        pieces = [text]
-        acc.texts.append(pieces)
-        if sig:
-            self._run = None
-        else:
-            self._run, self._run_part, self._run_thought = pieces, part, thought
-        return d
-
-    def _general(self, ev: Mapping[str, Any]) -> Optional[Delta]:
-        """Any other chunk: the decoder's read, then the accumulator's (``None``: the caller
-        takes the delta from the collector)."""
-        self._run = None  # the next part looks the last one up again
-        self._event(ev)
-        self.acc.event(ev)
-        return None
-
-    def _event(self, ev: Mapping[str, Any]) -> None:
+    def event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
-        choice = self._choice
-        where = ("candidates", choice, "content", "parts")
-        for i, p in enumerate(parts_of(ev, choice) or ()):
+        acc = self.acc
+        c, content, parts = _content(ev, self._choice)
+        acc.chunk(ev, c, content)
+        where = None
+        i = -1
+        for p in parts:
+            i += 1
             if type(p) is not dict:
+                where = ("candidates", self._choice, "content", "parts")
                 p = item_map(p, where, i)
             text = p.get("text")
             if text is not None and type(text) is not str:
-                text = opt_str(p, "text", (where, i))
-            sig = p.get("thoughtSignature") or p.get("thought_signature")
-            if sig:
-                out.signature(signature_text(sig, (where, i), "thoughtSignature"))
+                text = opt_str(p, "text", (("candidates", self._choice, "content", "parts"), i))
+            sig = None
+            if "thoughtSignature" in p or "thought_signature" in p:
+                sig = _signature(p, (("candidates", self._choice, "content", "parts"), i))
+                out.signature(sig)
             if p.get("thought") is True:
                 if text:
-                    if not self._in_thought:
-                        self._in_thought = True
-                        self._seg += 1
-                    out.reasoning(self._seg, text, BLOCKS)
+                    run = self._run
+                    if run is None:
+                        self._runs += 1
+                        run = self._run = SegmentKey("run", self._runs)
+                    out.reasoning(run, text, BLOCKS)
             else:
-                self._in_thought = False
+                self._run = None
                 if text:
                     out.visible(text)
-        f = usage_figures(ev)
-        if f is not None:
-            out.usage(f[0], f[1], f[2], f[3])
-        cands = ev.get("candidates")
-        if cands and isinstance(cands, (list, tuple)):
-            c = candidate(cands, choice)
-            if c is not None:
-                reason = c.get("finishReason") or c.get("finish_reason")
-                if reason is not None:
-                    out.finish(reason)
+            acc.part(p, text, sig)
+        if c is not None:
+            reason = c.get("finishReason") or c.get("finish_reason")
+            if reason is not None:
+                out.finish(reason)
+        if "usageMetadata" in ev or "usage_metadata" in ev:
+            figures = usage_figures(ev)
+            if figures is not None:
+                out.usage(figures)
 
     def close(self) -> None:
         """Nothing is held per message."""
+
+
+class GeminiAccumulator(Accumulator):
+    """Streamed ``GenerateContentResponse`` chunks added up (rules in the module docstring)."""
+
+    def __init__(self, choice: int) -> None:
+        self.choice = choice
+        self.base: dict[str, Any] = {}
+        self.seen: set[str] = set()  # the top-level keys met
+        self.usage: dict[str, Any] = {}  # the newest usage of chunks read no further
+        self.cand: dict[str, Any] = {}  # the candidate's keys, kept as received
+        self.content_keys: dict[str, Any] = {}  # its content's keys, kept as received
+        self.parts: list[dict[str, Any]] = []
+        self.texts: list[Optional[list[str]]] = []  # text pieces per part (text parts only)
+        self.run: Optional[list[str]] = None  # the open run's pieces (the last part's)
+        self.run_thought = False  # whether the last part is a thought
+
+    def chunk(
+        self, ev: Mapping[str, Any], c: Optional[Mapping[str, Any]],
+        content: Optional[Mapping[str, Any]],
+    ) -> None:
+        """A chunk's top-level keys, the chosen candidate's and its content's (their parts:
+        :meth:`part`)."""
+        if self.seen.issuperset(ev):  # only the usage changes (the last value wins)
+            if "usageMetadata" in ev:
+                self.usage["usageMetadata"] = ev["usageMetadata"]
+            if "usage_metadata" in ev:
+                self.usage["usage_metadata"] = ev["usage_metadata"]
+        else:
+            self._usage()
+            self.seen.update(ev)
+            base = self.base
+            for k, v in ev.items():
+                if k != "candidates" and (k not in base or k in _USAGE_KEYS):
+                    base[k] = v if type(v) in SCALARS else jsonify(v)
+        if c is not None:
+            self.cand.update(c)  # the last value wins; "content" is left out by build()
+            if content is not None:
+                self.content_keys.update(content)
+
+    def _usage(self) -> None:
+        for k, v in self.usage.items():
+            self.base[k] = jsonify(v)
+        self.usage.clear()
+
+    def part(self, p: Mapping[str, Any], text: Optional[str], sig: Optional[str]) -> None:
+        """One part, with the text and signature the decoder read from it."""
+        run = self.run
+        if not (isinstance(text, str) and _TEXT_KEYS.issuperset(p)):
+            text = None  # not a text part: never merged
+        elif run is not None:
+            if sig:
+                last = self.parts[-1]
+                key = "thoughtSignature" if "thoughtSignature" in p else "thought_signature"
+                if text == "":
+                    last[key] = sig  # ends the run
+                    self.run = None
+                    return
+                if self.run_thought is bool(p.get("thought")):
+                    run.append(text)
+                    last[key] = sig  # ends the run
+                    self.run = None
+                    return
+            elif self.run_thought is bool(p.get("thought")):
+                run.append(text)
+                return
+        part = jsonify(p)
+        part.pop("text", None)
+        self.parts.append(part)
+        pieces = [text] if text is not None else None
+        self.texts.append(pieces)
+        self.run = pieces if not (p.get("thoughtSignature") or p.get("thought_signature")) else None
+        self.run_thought = bool(p.get("thought"))
+
+    def build(self) -> dict[str, Any]:
+        self._usage()
+        parts = []
+        for part, pieces in zip(self.parts, self.texts):
+            parts.append({"text": "".join(pieces), **part} if pieces is not None else part)
+        cand = {k: jsonify(v) for k, v in self.cand.items() if k != "content"}
+        content = {k: jsonify(v) for k, v in self.content_keys.items() if k != "parts"}
+        cand["content"] = {**content, "parts": parts}
+        if "index" not in cand and self.choice:
+            cand["index"] = self.choice
+        return {"candidates": [cand], **self.base}
+
+
+# --- the turn (X1, X2) -------------------------------------------------------------------------
+def _kept_parts(r: Mapping[str, Any], choice: int) -> list[Mapping[str, Any]]:
+    c = kept_choice(as_list(r.get("candidates")), choice)
+    content = as_map(c.get("content")) if c is not None else None
+    return maps(content.get("parts")) if content is not None else []
+
+
+def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    """One block per thought part, and one per other part carrying a signature (opaque)."""
+    out = []
+    for m in _kept_parts(r, choice):
+        sig = text_of(m.get("thoughtSignature") or m.get("thought_signature")) or None
+        if m.get("thought") is True:
+            text = m.get("text")
+            out.append(block(PROVIDER, "summary", text if isinstance(text, str) else "", m,
+                             signature=sig))
+        elif sig:
+            out.append(block(PROVIDER, "opaque", "", m, signature=sig))
+    return out
+
+
+def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
+    """``{"role": "model", "parts": [...]}``, each signature on its own part."""
+    parts = []
+    for m in _kept_parts(r, choice):
+        part = jsonify(m)
+        if options.binary == "bytes":
+            for k in ("thoughtSignature", "thought_signature"):
+                if isinstance(part.get(k), str):
+                    part[k] = b64_bytes(part[k])
+        parts.append(part)
+    return {"role": "model", "parts": parts}
+
+
+def _model(d: Mapping[str, Any]) -> Optional[str]:
+    m = top_model(d)
+    if m is None:
+        v = d.get("modelVersion") or d.get("model_version")
+        m = v if isinstance(v, str) and v else None
+    return m
+
+
+FAMILY = Family(
+    name=PROVIDER,
+    keys=("candidates", "promptFeedback", "prompt_feedback"),
+    is_response=None,
+    is_event=lambda e: "candidates" in e or "usageMetadata" in e or "usage_metadata" in e,
+    read=read,
+    decoder=Decoder,
+    blocks=blocks,
+    message=message,
+    model=_model,
+    choices=True,
+)

@@ -30,6 +30,12 @@ Decisions where docs/behaviour.md is silent:
   and the final ``response.completed`` only supply parts that had no deltas (so nothing is
   counted twice).  For one reasoning item, whichever of summary and raw text arrives first is
   used and the other is ignored (a stream cannot take back what it released).
+* Messages (X2): ``store`` defaults to the response's own ``store`` (else ``True``); a reasoning
+  item as the last output item (nothing follows it) is left out; null-valued keys are dropped at
+  every depth (the output's ``logprobs: null`` and the like are not accepted as input).
+* The stream's turn: items from ``response.output_item.done``; the output of
+  ``response.completed`` / ``incomplete`` / ``failed`` replaces them when it is non-empty.  Those
+  events and the other lifecycle events are kept as received and read on first use.
 """
 
 from __future__ import annotations
@@ -37,11 +43,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .._types import BlockKind, ReasoningBlock
 from ._access import (
     Figures,
     Where,
+    as_map,
     count_figures,
     item_map,
+    jsonify,
+    maps,
     missing,
     opt_index,
     opt_list,
@@ -50,184 +60,122 @@ from ._access import (
     readable,
     req_array,
     shape_error,
+    text_of,
+    top_model,
 )
-from ._accumulate import Responses
 from ._assemble import BLOCKS, Parts
-from ._collector import Collector
+from ._collector import Collector, SegmentKey
+from ._family import Accumulator, Family, Message, MessageOptions, block
 
 PROVIDER = "openai_responses"
 
-
-_COUNTS = ("input_tokens", "output_tokens", "total_tokens")
-_DETAILS = ("output_tokens_details", "reasoning_tokens")
+#: Text events: (the kind of part -- "text", "summary" or "raw" reasoning --, the text's key).
+_TEXT_EVENTS = {
+    "response.output_text.delta": ("text", "delta"),
+    "response.refusal.delta": ("text", "delta"),
+    "response.reasoning_summary_text.delta": ("summary", "delta"),
+    "response.reasoning_text.delta": ("raw", "delta"),
+    "response.output_text.done": ("text", "text"),
+    "response.refusal.done": ("text", "refusal"),
+    "response.reasoning_summary_text.done": ("summary", "text"),
+    "response.reasoning_text.done": ("raw", "text"),
+}
+_DONE = frozenset({"response.completed", "response.incomplete", "response.failed"})
+#: Events the accumulator keeps: finished items and the response's own fields.
+_KEPT = frozenset({"response.output_item.done", "response.created", "response.in_progress",
+                   *_DONE})
 
 
 def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """(input, output, total, reasoning) of a Responses ``usage`` object."""
-    return count_figures(u, where, _COUNTS, _DETAILS)
+    """The figures of a Responses ``usage`` object."""
+    return count_figures(u, where, ("input_tokens", "output_tokens", "total_tokens"),
+                         ("output_tokens_details", "reasoning_tokens"))
 
 
-def _texts(parts: Any, owner: Where, key: str) -> list[str]:
-    """The ``text`` of each part of ``owner[key]`` (``""`` for a part without one)."""
+def _texts(owner: Mapping[str, Any], key: str, where: Where, kinds: dict[str, str]) -> list[str]:
+    """The text of each part of ``owner[key]``; ``kinds`` maps part types to their text key
+    (``"*"``: every part, by ``text``); ``""`` for a part without one."""
+    parts = owner.get(key)
     if not parts:
         return []
     if type(parts) is not list and not isinstance(parts, (list, tuple)):
-        raise shape_error(owner, key, "an array or null", parts)
+        raise shape_error(where, key, "an array or null", parts)
     out = []
     for j, p in enumerate(parts):
         if type(p) is not dict:
-            p = item_map(p, (*_tuple(owner), key), j)
-        text = p.get("text")
-        if type(text) is str:
-            out.append(text)
-        elif text is None:
-            out.append("")
-        else:
-            raise shape_error((*_tuple(owner), key, j), "text", "a string or null", text)
+            p = item_map(p, (where, key), j)
+        field = kinds.get("*") or kinds.get(p.get("type"))
+        text = p.get(field) if field else ""
+        if text is None:
+            text = ""
+        elif type(text) is not str:
+            raise shape_error((where, key, j), field, "a string or null", text)
+        out.append(text)
     return out
 
 
-def _tuple(where: Where) -> tuple[Any, ...]:
-    return where if isinstance(where, tuple) else (where,)
+_ANY = {"*": "text"}
+_MESSAGE_PARTS = {"output_text": "text", "text": "text", "refusal": "refusal"}
 
 
 def reasoning_parts(item: Mapping[str, Any], where: Where) -> tuple[list[str], bool]:
     """Segments of a reasoning item (raw content preferred, P4) and whether it is redacted."""
-    raw = item.get("content")
-    if raw:
-        segs = _texts(raw, where, "content")
-        for s in segs:
-            if s and not s.isspace():
-                break
-        else:
-            segs = _texts(item.get("summary"), where, "summary")
+    segs = _texts(item, "content", where, _ANY)
+    for s in segs:
+        if s and not s.isspace():
+            break
     else:
-        segs = _texts(item.get("summary"), where, "summary")
+        segs = _texts(item, "summary", where, _ANY)
     enc = item.get("encrypted_content")
     if enc is not None and type(enc) is not str:
         enc = opt_str(item, "encrypted_content", where)
     return segs, bool(enc)
 
 
-def message_parts(item: Mapping[str, Any], where: Where) -> list[str]:
-    """Text of a message item's parts, one entry per part (``""`` for non-text parts)."""
-    parts = item.get("content")
-    if not parts:
-        return []
-    if type(parts) is not list and not isinstance(parts, (list, tuple)):
-        raise shape_error(where, "content", "an array or null", parts)
-    out = []
-    for j, p in enumerate(parts):
-        if type(p) is not dict:
-            p = item_map(p, (*_tuple(where), "content"), j)
-        t = p.get("type")
-        if t == "output_text" or t == "text":
-            key = "text"
-        elif t == "refusal":
-            key = "refusal"
-        else:
-            out.append("")
-            continue
-        text = p.get(key)
-        if type(text) is str:
-            out.append(text)
-        elif text is None:
-            out.append("")
-        else:
-            raise shape_error((*_tuple(where), "content", j), key, "a string or null", text)
-    return out
-
-
-# --- streams -----------------------------------------------------------------------------------
-_TEXT_EVENTS = {
-    "response.output_text.delta": ("t", "delta"),
-    "response.refusal.delta": ("t", "delta"),
-    "response.reasoning_summary_text.delta": ("s", "delta"),
-    "response.reasoning_text.delta": ("r", "delta"),
-    "response.output_text.done": ("t", "text"),
-    "response.refusal.done": ("t", "refusal"),
-    "response.reasoning_summary_text.done": ("s", "text"),
-    "response.reasoning_text.done": ("r", "text"),
-}
-_DONE_RESPONSE = ("response.completed", "response.incomplete", "response.failed")
-
-
-def response(d: Mapping[str, Any], choice: int = 0) -> Parts:
-    """A whole ``Response``: every output item (the parts a stream's final event gives)."""
-    output = d.get("output")
-    if type(output) is not list:
-        output = req_array(d, "output")
+def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole ``Response``: every output item."""
     visible: list[str] = []
     segments: list[str] = []
     redacted = False
-    for i, item in enumerate(output):
+    for i, item in enumerate(req_array(d, "output")):
         if type(item) is not dict:
             item = item_map(item, "output", i)
         t = item.get("type")
-        if t == "message":
-            if item.get("phase") == "commentary":
-                continue
-            visible.extend(message_parts(item, ("output", i)))
+        if t == "message" and item.get("phase") != "commentary":
+            visible.extend(_texts(item, "content", ("output", i), _MESSAGE_PARTS))
         elif t == "reasoning":
             segs, red = reasoning_parts(item, ("output", i))
             segments.extend(segs)
-            if red:
-                redacted = True
+            redacted = redacted or red
     u = d.get("usage")
     if u is not None and type(u) is not dict:
         u = opt_map(d, "usage", "")
-    figures = usage_figures(u, "usage") if u is not None else None
-    reason = d.get("status")
+    return Parts(("".join(visible), segments, BLOCKS, redacted, None,
+                 usage_figures(u, "usage") if u is not None else None, _finish_reason(d)))
+
+
+def _finish_reason(d: Mapping[str, Any]) -> Any:
     details = d.get("incomplete_details")
     if details is not None and isinstance(details, Mapping) and details.get("reason"):
-        reason = details.get("reason")
-    return (
-        "".join(visible), segments, BLOCKS, redacted, None, figures, reason
-    )
-
-
-#: Events the accumulator reads (on first use): finished items and the response's lifecycle.
-_ACC_DEFERS = frozenset({
-    "response.output_item.done", "response.created", "response.in_progress",
-    "response.completed", "response.incomplete", "response.failed",
-})
+        return details.get("reason")
+    return d.get("status")
 
 
 class Decoder:
-    """Decodes a Responses API stream, event by event (whole ``Response``: :func:`response`)."""
+    """Decodes a Responses API stream, event by event."""
 
-    __slots__ = ("_kind", "_phase", "_seen", "acc", "out")
+    __slots__ = ("_kind", "_phase", "_seen", "_segments", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
-        #: A stream's accumulator (X1/X2), fed by this decoder so that text events (which it
-        #: does not read) cost no call; ``None`` when the caller feeds it.
-        self.acc: Any = Responses(choice)
-        self._seen: set[tuple[Any, ...]] = set()  # parts that released text
-        self._kind: dict[Any, str] = {}  # output_index -> "s" or "r" for reasoning items
+        self.acc = ResponsesAccumulator()
+        self._segments: dict[tuple[str, Any, Any], SegmentKey] = {}  # parts seen, their keys
+        self._seen: set[SegmentKey] = set()  # parts that released text
+        self._kind: dict[Any, str] = {}  # output_index -> "summary" or "raw" (reasoning items)
         self._phase: dict[Any, Any] = {}  # output_index -> message phase
 
-    def _response(self, resp: Mapping[str, Any], output: Any, where: str) -> None:
-        for i, item in enumerate(output or ()):
-            if type(item) is not dict:
-                item = item_map(item, (where, "output"), i)
-            self._item(i, item, (where, "output", i))
-        u = resp.get("usage")
-        if u is not None:
-            u = opt_map(resp, "usage", where)
-            if u is not None:
-                i_, o, tt, r = usage_figures(u, (where, "usage"))
-                self.out.usage(i_, o, tt, r)
-        status = resp.get("status")
-        details = resp.get("incomplete_details")
-        if isinstance(details, Mapping) and details.get("reason"):
-            self.out.finish(details.get("reason"))
-        elif status is not None:
-            self.out.finish(status)
-
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event; then the accumulator's (which reads no text event), when this
-        decoder feeds it."""
+        """One stream event."""
         t = ev.get("type")
         if type(t) is not str:
             if t is None:
@@ -242,21 +190,16 @@ class Decoder:
             oi = ev.get("output_index")
             if type(oi) is not int:
                 oi = opt_index(ev, "output_index", "")
-            ikey = "summary_index" if kind == "s" else "content_index"
+            ikey = "summary_index" if kind == "summary" else "content_index"
             idx = ev.get(ikey)
             if type(idx) is not int:
                 idx = opt_index(ev, ikey, "")
-            key = (kind, oi, idx)
-            if field != "delta" and key in self._seen:
-                return  # a "done" event repeating text already released
-            self._part(key, text or "")
+            key = self._segments.get((kind, oi, idx))
+            if key is None:
+                key = self._segments[kind, oi, idx] = SegmentKey(kind, (oi, idx))
+            if field == "delta" or key not in self._seen:  # "done" events repeat deltas
+                self._part(key, text or "")
             return
-        self._other(ev, t)
-        acc = self.acc
-        if acc is not None and t in _ACC_DEFERS:
-            acc.defer(ev)  # read on first use: items and the response's own fields
-
-    def _other(self, ev: Mapping[str, Any], t: str) -> None:
         if t == "response.output_item.added":
             item = opt_map(ev, "item", "")
             if item is not None and item.get("type") == "message":
@@ -265,24 +208,30 @@ class Decoder:
             item = opt_map(ev, "item", "")
             if item is not None:
                 self._item(opt_index(ev, "output_index", ""), item, "item")
-        elif t in _DONE_RESPONSE:
+        elif t in _DONE:
             resp = opt_map(ev, "response", "")
             if resp is not None:
-                self._response(resp, opt_list(resp, "output", "response"), "response")
+                self._response(resp)
+        elif t == "response.created":
+            self.out.response_started()
+        elif t == "error":
+            self.out.error_event(ev)
+        if t in _KEPT:
+            self.acc.keep(ev)
 
-    def _part(self, key: tuple[Any, ...], text: str) -> None:
-        kind, oi = key[0], key[1]
-        if kind == "t":
-            if self._phase.get(oi) == "commentary":
-                return
-            if text:
+    def _key(self, kind: str, oi: Any, idx: Any) -> SegmentKey:
+        key = self._segments.get((kind, oi, idx))
+        if key is None:
+            key = self._segments[kind, oi, idx] = SegmentKey(kind, (oi, idx))
+        return key
+
+    def _part(self, key: SegmentKey, text: str) -> None:
+        kind, (oi, _) = key
+        if kind == "text":
+            if text and self._phase.get(oi) != "commentary":
                 self._seen.add(key)
                 self.out.visible(text)
-            return
-        first = self._kind.setdefault(oi, kind)
-        if first != kind:
-            return  # P4 in a stream: the item's other kind of text came first
-        if text:
+        elif self._kind.setdefault(oi, kind) == kind and text:  # P4: one kind per item
             self._seen.add(key)
             self.out.reasoning(key, text, BLOCKS)
 
@@ -291,21 +240,127 @@ class Decoder:
         t = item.get("type")
         if t == "reasoning":
             segs, red = reasoning_parts(item, where)
-            if not any(k[1] == oi and k[0] != "t" for k in self._seen):
-                raw = _texts(item.get("content"), where, "content")
-                kind = "r" if any(readable(s) for s in raw) else "s"
+            if not any(k.index[0] == oi and k.source != "text" for k in self._seen):
+                raw = _texts(item, "content", where, _ANY)
+                kind = "raw" if any(readable(s) for s in raw) else "summary"
                 self._kind[oi] = kind
                 for j, s in enumerate(segs):
-                    self._part((kind, oi, j), s)
+                    self._part(self._key(kind, oi, j), s)
             if red:
                 self.out.redact()
         elif t == "message":
             if "phase" in item:
                 self._phase[oi] = item.get("phase")
-            for j, s in enumerate(message_parts(item, where)):
-                key = ("t", oi, j)
+            for j, s in enumerate(_texts(item, "content", where, _MESSAGE_PARTS)):
+                key = self._key("text", oi, j)
                 if key not in self._seen:
                     self._part(key, s)
 
+    def _response(self, resp: Mapping[str, Any]) -> None:
+        for i, item in enumerate(opt_list(resp, "output", "response") or ()):
+            if type(item) is not dict:
+                item = item_map(item, ("response", "output"), i)
+            self._item(i, item, ("response", "output", i))
+        u = resp.get("usage")
+        if u is not None:
+            u = opt_map(resp, "usage", "response")
+            if u is not None:
+                self.out.usage(usage_figures(u, ("response", "usage")))
+        reason = _finish_reason(resp)
+        if reason is not None:
+            self.out.finish(reason)
+
     def close(self) -> None:
         """Nothing is held per message."""
+
+
+class ResponsesAccumulator(Accumulator):
+    """Responses stream events added up (rules in the module docstring)."""
+
+    def __init__(self) -> None:
+        self.base: dict[str, Any] = {}
+        self.items: dict[Any, Any] = {}
+        self.final: Any = None
+
+    def read_kept(self, ev: Mapping[str, Any]) -> None:
+        if ev.get("type") == "response.output_item.done":
+            item = as_map(ev.get("item"))
+            if item is not None:
+                idx = opt_index(ev, "output_index", "")
+                self.items[idx if idx is not None else len(self.items)] = jsonify(item)
+            return
+        resp = as_map(ev.get("response"))
+        if resp is not None:
+            r = jsonify(resp)
+            out = r.pop("output", None)
+            self.base.update(r)
+            if isinstance(out, list) and out:
+                self.final = out
+
+    def build(self) -> dict[str, Any]:
+        if self.final is not None:
+            return {**self.base, "output": self.final}
+        ints = sorted(k for k in self.items if isinstance(k, int))
+        output = [self.items[k] for k in ints + [k for k in self.items if not isinstance(k, int)]]
+        return {**self.base, "output": output}
+
+
+# --- the turn (X1, X2) -------------------------------------------------------------------------
+def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    """One block per ``reasoning`` item: raw content, else summary, else opaque."""
+    out = []
+    for m in maps(r.get("output")):
+        if m.get("type") != "reasoning":
+            continue
+        raw = _joined(m.get("content"))
+        kind: BlockKind = "text" if raw else "summary"
+        text = raw or _joined(m.get("summary"))
+        out.append(block(PROVIDER, kind, text, m, data=text_of(m.get("encrypted_content")),
+                         id=m.get("id")))
+    return out
+
+
+def _joined(parts: Any) -> str:
+    texts = (m.get("text") for m in maps(parts))
+    return "\n\n".join(t for t in texts if isinstance(t, str) and readable(t))
+
+
+def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
+    """The output items as received, minus null-valued keys (``store`` as in the docstring)."""
+    store = options.store
+    if store is None:
+        own = r.get("store")
+        store = own if isinstance(own, bool) else True
+    items = maps(r.get("output"))
+    out = []
+    for i, m in enumerate(items):
+        item = jsonify(m, drop_null=True)
+        if m.get("type") == "reasoning":
+            if i == len(items) - 1 or not (store or m.get("encrypted_content")):
+                continue  # nothing follows it (a truncated output), or nothing to send back
+        elif not store:
+            item.pop("id", None)
+        out.append(item)
+    return out
+
+
+def _model(d: Mapping[str, Any]) -> Any:
+    m = top_model(d)
+    if m is None:
+        resp = d.get("response")
+        m = top_model(resp) if isinstance(resp, Mapping) else None
+    return m
+
+
+FAMILY = Family(
+    name=PROVIDER,
+    keys=("output", "object"),
+    is_response=lambda d: isinstance(d.get("output"), (list, tuple))
+    or d.get("object") == "response",
+    is_event=lambda e: isinstance(e.get("type"), str) and e["type"].startswith("response."),
+    read=read,
+    decoder=Decoder,
+    blocks=blocks,
+    message=message,
+    model=_model,
+)
