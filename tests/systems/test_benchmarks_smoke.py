@@ -140,12 +140,13 @@ def test_bench_stream_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targ
 
 def test_bench_one_shot_runs(bench: ModuleType, scanner_cls: Any) -> None:  # targets 3-4
     table = bench.bench_one_shot(_impls(scanner_cls), n_chars=2000, repeats=1)
-    assert [row[0] for row in table.rows] == ["realistic"] * 4 + ["tag-free prose"] * 4
-    assert [row[1].split(":")[0] for row in table.rows[:4]] == [
+    assert [row[0] for row in table.rows] == ["realistic"] * 5 + ["tag-free prose"] * 5
+    assert [row[1].split(":")[0] for row in table.rows[:5]] == [
         "memchr",
         "memchr, text in the caches",
         _impls(scanner_cls)[0][0],
         "split_think (active",
+        f"split_think, preset={bench.ZOO_PRESET!r} (F2, F3)",
     ]
     assert table.rows[1][5].endswith("(not the baseline)")  # cold starts; the warm memchr beside
     assert all(row[4].replace(",", "").isdigit() for row in table.rows)
