@@ -80,7 +80,7 @@ class StreamNormalizer:
     """
 
     __slots__ = ("_choice", "_closed", "_decoder", "_family", "_given", "_model", "_out",
-                 "_result")
+                 "_ready", "_result")
 
     def __init__(
         self,
@@ -102,6 +102,7 @@ class StreamNormalizer:
         self._out = Collector(DEFAULT_STREAM if given is None else stream_scanner(given))
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
         self._decoder: Optional[Decoder] = None
+        self._ready: Optional[Decoder] = None
         self._closed = False
         self._result: Optional[Extraction] = None
         self._family: Optional[Family] = None
@@ -110,13 +111,14 @@ class StreamNormalizer:
         if provider is not None:
             self._start(REGISTRY[check_provider(provider)])
 
-    def _start(self, family: Family) -> None:
+    def _start(self, family: Family) -> Decoder:
         if self._choice:
             check_family_choice(family, self._choice)
         self._family = family
-        self._decoder = family.decoder(self._out, self._choice)
+        decoder = self._decoder = family.decoder(self._out, self._choice)
         if not self._given:
             self._model = family.model
+        return decoder
 
     def feed(self, event: Union[Mapping[str, Any], object], /) -> Delta:
         """Decode one stream event.
@@ -135,6 +137,23 @@ class StreamNormalizer:
             ResponseShapeError: a field of the event is malformed; ``.path`` names it.
             ScannerClosedError: ``close()`` was already called.
         """
+        decoder = self._ready
+        if decoder is None or type(event) is not dict:
+            decoder, ev = self._prepare(event)
+            if decoder is None:
+                return EMPTY_DELTA
+        else:
+            ev = event
+        try:
+            decoder.event(ev)
+        finally:
+            d = self._out.take()  # what an event that failed released still counts
+        return d
+
+    def _prepare(self, event: object) -> tuple[Optional[Decoder], Mapping[str, Any]]:
+        """``event`` as a mapping (P7) and the decoder that reads it (``None``: an event that
+        decides nothing); decides the family and reads the model on the way (P8, P13).  Once
+        both are done the decoder is :attr:`_ready` and a dict event goes straight to it."""
         if self._closed:
             raise ScannerClosedError("StreamNormalizer.feed() called after close()")
         ev = event if type(event) is dict else as_mapping(event, "StreamNormalizer.feed()")
@@ -142,11 +161,8 @@ class StreamNormalizer:
         if decoder is None:
             family = event_family(ev)
             if family is None:
-                return EMPTY_DELTA
-            self._start(family)
-            decoder = self._decoder
-            if decoder is None:  # pragma: no cover - set by _start
-                return EMPTY_DELTA
+                return None, ev
+            decoder = self._start(family)
         if self._model is not None:
             t = ev.get("type")
             if not (isinstance(t, str) and t in KEEP_ALIVE):
@@ -154,11 +170,9 @@ class StreamNormalizer:
                 # preset is looked up when the first visible text needs a scanner (P13)
                 self._out.model = self._model(ev)
                 self._model = None
-        try:
-            decoder.event(ev)
-        finally:
-            d = self._out.take()  # what an event that failed released still counts
-        return d
+        if self._model is None:
+            self._ready = decoder
+        return decoder, ev
 
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).
@@ -169,6 +183,7 @@ class StreamNormalizer:
         if self._closed:
             return EMPTY_DELTA
         self._closed = True
+        self._ready = None
         out = self._out
         decoder = self._decoder
         if decoder is not None:

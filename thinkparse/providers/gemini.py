@@ -100,15 +100,14 @@ def _content(
     """``candidates[choice]``, its ``content`` and the content's ``parts`` (``None``, ``None``
     and ``()`` where a level is missing)."""
     cands = d.get("candidates")
-    if not cands:
-        if cands is not None and type(cands) is not list and not isinstance(cands, (list, tuple)):
+    if type(cands) is not list:
+        if cands is not None and not isinstance(cands, (list, tuple)):
             raise shape_error("", "candidates", "an array or null", cands)
-        return None, None, ()
-    if type(cands) is not list and not isinstance(cands, (list, tuple)):
-        raise shape_error("", "candidates", "an array or null", cands)
+        if not cands:
+            return None, None, ()
     c = cands[choice] if choice < len(cands) else None
     if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
-        found = chosen(cands, choice, "candidates")
+        found = chosen(cands, choice, "candidates") if cands else None
         if found is None:
             return None, None, ()
         c = found[1]
