@@ -22,7 +22,8 @@ Decisions where docs/behaviour.md is silent:
 * A response without candidates (``promptFeedback.blockReason``) or whose candidate has no
   content (``finishReason: "SAFETY"``) has empty visible text.
 * ``output_tokens`` = ``candidatesTokenCount + thoughtsTokenCount`` (a missing addend counts as
-  0; both missing gives ``None``) (P12).
+  0; both missing gives ``None``) (P12).  Every stream chunk reports the running figures: the
+  decoder keeps each figure's last reported value and hands them over when the stream ends.
 * Blocks (X1): one per thought part (kind ``summary``) and one per other part that carries a
   signature (opaque); the signature stays on its part in ``wire``.
 * The stream's turn: consecutive text parts with the same ``thought`` value merge; a part
@@ -167,58 +168,97 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes a stream of ``GenerateContentResponse`` chunks (each read like a response)."""
 
-    __slots__ = ("_choice", "_run", "_runs", "acc", "out")
+    __slots__ = ("_choice", "_run", "_run_thought", "_runs", "_segment", "_usage", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self.acc = GeminiAccumulator(choice)
         self._choice = choice
-        self._run: Optional[SegmentKey] = None  # the segment of the open run of thought parts
+        self._segment: Optional[SegmentKey] = None  # the open run of thought parts (P2)
         self._runs = 0
+        # The accumulator's open run of text parts (the list its pieces go to) and whether
+        # it is a thought: a text part that continues it is appended there (X2).
+        self._run: Optional[list[str]] = None
+        self._run_thought = False
+        self._usage: Optional[list[Optional[int]]] = None
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
         acc = self.acc
-        c, content, parts = _content(ev, self._choice)
-        acc.chunk(ev, c, content)
-        where = None
-        i = -1
+        c, parts = acc.chunk(ev)
+        j = -1
         for p in parts:
-            i += 1
+            j += 1
             if type(p) is not dict:
-                where = ("candidates", self._choice, "content", "parts")
-                p = item_map(p, where, i)
+                p = item_map(p, ("candidates", self._choice, "content", "parts"), j)
             text = p.get("text")
             if text is not None and type(text) is not str:
-                text = opt_str(p, "text", (("candidates", self._choice, "content", "parts"), i))
+                text = opt_str(p, "text", (("candidates", self._choice, "content", "parts"), j))
+            th = p.get("thought")
+            plain = text is not None and len(p) == (1 if th is None else 2)  # the usual part
             sig = None
-            if "thoughtSignature" in p or "thought_signature" in p:
-                sig = _signature(p, (("candidates", self._choice, "content", "parts"), i))
+            if not plain and ("thoughtSignature" in p or "thought_signature" in p):
+                sig = _signature(p, (("candidates", self._choice, "content", "parts"), j))
                 out.signature(sig)
-            if p.get("thought") is True:
+            if th is True:
                 if text:
-                    run = self._run
-                    if run is None:
+                    segment = self._segment
+                    if segment is None:
                         self._runs += 1
-                        run = self._run = SegmentKey("run", self._runs)
-                    out.reasoning(run, text, BLOCKS)
+                        segment = self._segment = SegmentKey("run", self._runs)
+                    out.reasoning(segment, text, BLOCKS)
             else:
-                self._run = None
+                self._segment = None
                 if text:
                     out.visible(text)
-            acc.part(p, text, sig)
+            run = self._run
+            if (run is not None and text is not None and bool(th) is self._run_thought
+                    and (plain or (sig is None and _TEXT_KEYS.issuperset(p)))):
+                run.append(text)  # a text part of the same kind as the last: merged
+            else:
+                self._run = acc.part(p, text, sig)
+                self._run_thought = bool(th)
         if c is not None:
             reason = c.get("finishReason") or c.get("finish_reason")
             if reason is not None:
                 out.finish(reason)
-        if "usageMetadata" in ev or "usage_metadata" in ev:
-            figures = usage_figures(ev)
-            if figures is not None:
-                out.usage(figures)
+        u = ev.get("usageMetadata")
+        usual = False
+        if type(u) is dict:  # the REST form: its counts are read here
+            get = u.get
+            i, o = get("promptTokenCount"), get("candidatesTokenCount")
+            t, r = get("totalTokenCount"), get("thoughtsTokenCount")
+            usual = ((type(i) is int or i is None) and (type(o) is int or o is None)
+                     and (type(t) is int or t is None) and (type(r) is int or r is None))
+        if usual:
+            if o is not None or r is not None:
+                o = (o or 0) + (r or 0)  # output: answer and thoughts (P12)
+        else:
+            if u is None and "usage_metadata" not in ev:
+                return
+            figures = usage_figures(ev)  # any other form, checked
+            if figures is None:
+                return
+            i, o, t, r = figures
+        held = self._usage  # each figure's last reported value (P12)
+        if held is None:
+            self._usage = [i, o, t, r]
+            return
+        if i is not None:
+            held[0] = i
+        if o is not None:
+            held[1] = o
+        if t is not None:
+            held[2] = t
+        if r is not None:
+            held[3] = r
 
     def close(self) -> None:
-        """Nothing is held per message."""
+        """Hand the usage figures to the collector (held until the end: every chunk reports
+        them)."""
+        if self._usage is not None:
+            self.out.usage(Figures(self._usage))
 
 
 class GeminiAccumulator(Accumulator):
@@ -236,12 +276,11 @@ class GeminiAccumulator(Accumulator):
         self.run: Optional[list[str]] = None  # the open run's pieces (the last part's)
         self.run_thought = False  # whether the last part is a thought
 
-    def chunk(
-        self, ev: Mapping[str, Any], c: Optional[Mapping[str, Any]],
-        content: Optional[Mapping[str, Any]],
-    ) -> None:
-        """A chunk's top-level keys, the chosen candidate's and its content's (their parts:
-        :meth:`part`)."""
+    def chunk(self, ev: Mapping[str, Any]) -> tuple[Optional[Mapping[str, Any]], Sequence[Any]]:
+        """A chunk's top-level keys, the chosen candidate's and its content's; returns the
+        candidate and the content's parts, which the decoder reads (their pieces come back
+        through :meth:`part`)."""
+        c, content, parts = _content(ev, self.choice)
         if self.seen.issuperset(ev):  # only the usage changes (the last value wins)
             if "usageMetadata" in ev:
                 self.usage["usageMetadata"] = ev["usageMetadata"]
@@ -258,33 +297,28 @@ class GeminiAccumulator(Accumulator):
             self.cand.update(c)  # the last value wins; "content" is left out by build()
             if content is not None:
                 self.content_keys.update(content)
+        return c, parts
 
     def _usage(self) -> None:
         for k, v in self.usage.items():
             self.base[k] = jsonify(v)
         self.usage.clear()
 
-    def part(self, p: Mapping[str, Any], text: Optional[str], sig: Optional[str]) -> None:
-        """One part, with the text and signature the decoder read from it."""
+    def part(self, p: Mapping[str, Any], text: Optional[str], sig: Optional[str]
+             ) -> Optional[list[str]]:
+        """One part, with the text and signature the decoder read from it, that does not
+        continue the open run without a signature (the decoder appends those pieces to the
+        run it was given).  Returns the list that collects the open run's pieces (``None``:
+        no run is open)."""
         run = self.run
-        if not (isinstance(text, str) and _TEXT_KEYS.issuperset(p)):
+        if text is None or not _TEXT_KEYS.issuperset(p):
             text = None  # not a text part: never merged
-        elif run is not None:
-            if sig:
-                last = self.parts[-1]
-                key = "thoughtSignature" if "thoughtSignature" in p else "thought_signature"
-                if text == "":
-                    last[key] = sig  # ends the run
-                    self.run = None
-                    return
-                if self.run_thought is bool(p.get("thought")):
-                    run.append(text)
-                    last[key] = sig  # ends the run
-                    self.run = None
-                    return
-            elif self.run_thought is bool(p.get("thought")):
-                run.append(text)
-                return
+        elif run is not None and sig and (text == "" or self.run_thought is bool(p.get("thought"))):
+            run.append(text)
+            last = self.parts[-1]
+            last["thoughtSignature" if "thoughtSignature" in p else "thought_signature"] = sig
+            self.run = None  # the signature ends the run
+            return None
         part = jsonify(p)
         part.pop("text", None)
         self.parts.append(part)
@@ -292,6 +326,7 @@ class GeminiAccumulator(Accumulator):
         self.texts.append(pieces)
         self.run = pieces if not (p.get("thoughtSignature") or p.get("thought_signature")) else None
         self.run_thought = bool(p.get("thought"))
+        return self.run
 
     def build(self) -> dict[str, Any]:
         self._usage()
