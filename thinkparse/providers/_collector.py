@@ -3,7 +3,7 @@
 A stream's decoder (one per family, :mod:`._registry`) turns each event into parts:
 
 * ``reasoning(key, text, fmt)`` -- readable reasoning text belonging to the segment ``key``
-  (a :class:`SegmentKey`); ``end_segment()`` -- the current segment is over;
+  (a :class:`SegmentKey`);
 * ``signature(sig)``, ``redact()`` -- a reasoning signature; unreadable reasoning (P6);
 * ``visible(text)`` -- answer text, routed for inline markup (:class:`~._inline.InlineRouter`);
 * ``usage(figures)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4);
@@ -52,7 +52,6 @@ class SegmentKey(NamedTuple):
 
 
 _new_delta = tuple.__new__
-_NO_FIGURES = Figures((None, None, None, None))
 
 
 class Collector:
@@ -65,8 +64,8 @@ class Collector:
     """
 
     __slots__ = (
-        "_dedicated", "_dr", "_dv", "_figures", "_fmt", "_pending", "_rea", "_redacted",
-        "_released", "_router", "_scanner", "_seg_key", "_seg_started", "_signatures", "_vis",
+        "_dedicated", "_dr", "_dv", "_figures", "_fmt", "_pending", "_pending_key", "_rea",
+        "_redacted", "_released", "_router", "_scanner", "_segment", "_signatures", "_vis",
         "errors", "finish_reason", "model", "responses",
     )
 
@@ -77,8 +76,8 @@ class Collector:
         self._dv = ""
         self._dr = ""
         self._released = False
-        self._seg_key: Optional[SegmentKey] = None
-        self._seg_started = False
+        self._segment: Optional[SegmentKey] = None  # the segment released last
+        self._pending_key: Optional[SegmentKey] = None  # the segment whose whitespace is held
         self._pending: Optional[list[str]] = None
         self._dedicated = False
         self._fmt: Optional[str] = None
@@ -98,24 +97,25 @@ class Collector:
     # --- parts -------------------------------------------------------------------------------
     def reasoning(self, key: SegmentKey, text: str, fmt: str) -> None:
         """A piece of dedicated reasoning belonging to segment ``key``."""
-        if not text:
-            return
-        if (key is self._seg_key or key == self._seg_key) and self._seg_started:
+        if key is self._segment or key == self._segment:  # the released segment goes on
             self._dr += text
             return
-        if key != self._seg_key:
-            self._seg_key = key
-            self._seg_started = False
-            self._pending = None
+        if not text:
+            return
+        self._segment = None  # (a piece of another segment ends it)
+        pending = self._pending
+        if key != self._pending_key:
+            self._pending_key = key
+            pending = self._pending = None
         if text.isspace():
-            if self._pending is None:
+            if pending is None:
                 self._pending = [text]
             else:
-                self._pending.append(text)
+                pending.append(text)
             return
-        self._seg_started = True
-        if self._pending:
-            text = "".join(self._pending) + text
+        self._segment = key
+        if pending:
+            text = "".join(pending) + text
             self._pending = None
         if self._released:
             text = SEPARATOR + text
@@ -124,10 +124,6 @@ class Collector:
         if self._fmt is None:
             self._fmt = fmt
         self._dr += text
-
-    def end_segment(self) -> None:
-        """The current reasoning segment is over (the next piece starts a new one)."""
-        self._seg_key = None
 
     def redact(self) -> None:
         """Unreadable reasoning was present (P6); it also counts as dedicated reasoning (P4)."""

@@ -112,8 +112,9 @@ class Decoder:
         # the usual object: model, created_at, message and done, none null, the message only
         # role, content and thinking (no counts, no finish reason)
         usual = (
-            len(ev) == 4 and msg is not None and len(msg) <= 3 and msg.get("role") is not None
-            and _USUAL_MESSAGE.issuperset(msg) and ev.get("done") is not None
+            len(ev) == 4 and msg is not None
+            and len(msg) == 1 + (text is not None) + (thinking is not None)
+            and msg.get("role") is not None and ev.get("done") is not None
             and ev.get("model") is not None and ev.get("created_at") is not None
         )
         self.acc.add(ev, msg, text, thinking, usual)
