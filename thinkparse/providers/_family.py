@@ -9,7 +9,9 @@ module plus one line there.  Each record names:
 * the stream ``decoder(collector, choice)``: one :class:`Decoder` per streamed message, which
   reads each event once and hands its parts to the collector (text, usage, the finish reason,
   and the wire's own ``error_event`` / ``response_started`` signals) and its wire pieces to
-  its :class:`Accumulator` (the turn, X1/X2) -- through their methods, never their fields;
+  its :class:`Accumulator` (the turn, X1/X2) -- through their methods, never their fields; a
+  method may hand the decoder the list a field's pieces go to, and the decoder appends the
+  pieces that continue it there (the usual event: no call);
 * the turn's ``blocks(response, choice)`` (X1) and ``message(response, choice, options)`` (X2);
 * ``model(payload)``, the model a response or a stream event names (P13);
 * ``choices``, whether payloads hold several choices (W4).
@@ -118,21 +120,14 @@ class ItemPieces(Accumulator):
 
     def __init__(self) -> None:
         self.pieces: dict[tuple[Any, str], list[Any]] = {}
-        self.last_index: Any = self  # the item and field of the last piece, and its list
-        self.last_field = ""
-        self.last_pieces: list[Any] = []
 
-    def piece(self, idx: Any, field: str, piece: Any) -> None:
-        """A piece of item ``idx``'s ``field``, as received."""
-        if idx == self.last_index and field is self.last_field:
-            self.last_pieces.append(piece)
-            return
-        pieces = self.pieces.get((idx, field))
+    def field(self, idx: Any, name: str) -> list[Any]:
+        """The list of item ``idx``'s ``name`` pieces, to which the decoder appends each piece
+        as received (made on first use)."""
+        pieces = self.pieces.get((idx, name))
         if pieces is None:
-            pieces = self.pieces[idx, field] = [piece]
-        else:
-            pieces.append(piece)
-        self.last_index, self.last_field, self.last_pieces = idx, field, pieces
+            pieces = self.pieces[idx, name] = []
+        return pieces
 
 
 class Decoder(Protocol):

@@ -69,13 +69,6 @@ _EVENTS = frozenset({
     "message_start", "content_block_start", "content_block_delta", "content_block_stop",
     "message_delta", "message_stop",
 })
-#: The field each text-carrying delta type appends to.
-_DELTA_FIELDS = {
-    "text_delta": "text",
-    "thinking_delta": "thinking",
-    "signature_delta": "signature",
-    "input_json_delta": "partial_json",
-}
 
 
 def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
@@ -147,12 +140,17 @@ class _Thinking:
 class Decoder:
     """Decodes a Messages API stream, event by event."""
 
-    __slots__ = ("_thinking", "acc", "out")
+    __slots__ = ("_field", "_index", "_pieces", "_thinking", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self.acc = AnthropicAccumulator()
         self._thinking: dict[Any, _Thinking] = {}  # open thinking items by index
+        # The item and field of the last piece, and the accumulator's list of that field's
+        # pieces (the usual delta continues them).
+        self._field = ""
+        self._index: Any = self
+        self._pieces: list[str] = []
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One stream event."""
@@ -167,14 +165,24 @@ class Decoder:
             if idx is not None and type(idx) is not int:
                 idx = opt_index(ev, "index", "")
             dt = delta.get("type")
-            field = _DELTA_FIELDS.get(dt) if type(dt) is str else None
-            if field is None:
+            if dt == "thinking_delta":
+                field = "thinking"
+            elif dt == "text_delta":
+                field = "text"
+            elif dt == "signature_delta":
+                field = "signature"
+            elif dt == "input_json_delta":
+                field = "partial_json"
+            else:
                 if dt == "citations_delta":
                     self.acc.citation(idx, delta.get("citation"))
                 return
             v = delta.get(field)
             if isinstance(v, str):
-                self.acc.piece(idx, field, v)
+                if field is not self._field or idx != self._index:  # not the last piece's
+                    self._field, self._index = field, idx
+                    self._pieces = self.acc.field(idx, field)
+                self._pieces.append(v)
             if field == "partial_json":
                 return
             if field == "signature":

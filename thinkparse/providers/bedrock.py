@@ -66,9 +66,6 @@ _ERRORS = frozenset({
     "internalServerException", "modelStreamErrorException", "throttlingException",
     "validationException", "serviceUnavailableException",
 })
-#: A reasoning delta's keys and the fields their pieces add up to.
-_REASONING_PIECES = {"text": "rtext", "signature": "rsignature",
-                     "redactedContent": "rredactedContent"}
 #: The one-key wrappers of ConverseStream events.
 EVENT_KEYS = frozenset({
     "messageStart", "contentBlockStart", "contentBlockDelta", "contentBlockStop", "messageStop",
@@ -153,25 +150,98 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes ConverseStream events (wrapped in their one-key object, or the raw payload)."""
 
-    __slots__ = ("_segment", "_sigs", "acc", "out")
+    __slots__ = ("_field", "_index", "_item", "_pieces", "_segment", "_sigs", "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self.acc = BedrockAccumulator()
         self._sigs: dict[Any, list[str]] = {}  # contentBlockIndex -> signature pieces
         self._segment = SegmentKey("content", None)
+        self._item: Any = self  # the index of the last delta's item
+        # The item and field of the last piece, and the accumulator's list of that field's
+        # pieces (the usual delta continues them).
+        self._field = ""
+        self._index: Any = self
+        self._pieces: list[Any] = []
 
     def event(self, ev: Mapping[str, Any]) -> None:
-        """One stream event."""
+        """One stream event; an item delta is read here in one pass: each piece goes to the
+        accumulator as received and to the collector."""
         body = ev.get("contentBlockDelta")
-        if body is not None:
-            if type(body) is not dict:
-                body = opt_map(ev, "contentBlockDelta", "")
-            if body is not None:
-                self._delta(body, "contentBlockDelta")
-        elif "contentBlockIndex" in ev and "delta" in ev:
-            self._delta(ev, "")
-        elif "contentBlockStart" in ev:
+        where = "contentBlockDelta"
+        if body is None:
+            if "contentBlockIndex" not in ev or "delta" not in ev:
+                self._other(ev)
+                return
+            body, where = ev, ""  # the raw payload
+        elif type(body) is not dict:
+            body = opt_map(ev, where, "") or {}  # (a model, converted)
+        delta = body.get("delta")
+        if type(delta) is not dict:
+            delta = opt_map(body, "delta", where)
+        idx = body.get("contentBlockIndex")
+        if idx is not None and type(idx) is not int:
+            idx = opt_index(body, "contentBlockIndex", where)
+        if delta is None:
+            return
+        if idx != self._item:
+            self.acc.item(idx)
+            self._item = idx
+        out = self.out
+        for k, v in delta.items():
+            if k == "reasoningContent":
+                rc = v if type(v) is dict else opt_map(delta, k, (where, "delta"))
+                if rc is None:
+                    continue
+                rtext = sig = None
+                red = False
+                for rk, rv in rc.items():
+                    if rv is None:
+                        continue
+                    if rk == "text":
+                        rtext = rv if type(rv) is str else opt_str(rc, rk, (where, "delta", k))
+                        name = "rtext"
+                    elif rk == "signature":
+                        sig = signature_text(rv, (where, "delta", k), rk)
+                        name = "rsignature"
+                    elif rk == "redactedContent":
+                        red = bool(rv)
+                        name = "rredactedContent"
+                    else:
+                        continue
+                    if name is not self._field or idx != self._index:  # not the last piece's
+                        self._field, self._index = name, idx
+                        self._pieces = self.acc.field(idx, name)
+                    self._pieces.append(rv)
+                if "reasoningText" in rc:  # a content item's shape: read as one
+                    _, rtext, sig, red = _item(delta, (where, "delta"))
+                if rtext:
+                    if self._segment.index != idx:
+                        self._segment = SegmentKey("content", idx)
+                    out.reasoning(self._segment, rtext, BLOCKS)
+                if sig:
+                    self._sigs.setdefault(idx, []).append(sig)
+                if red:
+                    out.redact()
+            elif k == "text":
+                if v is not None and type(v) is not str:
+                    v = opt_str(delta, "text", (where, "delta"))
+                if v is not None:
+                    name = "text"
+                    if name is not self._field or idx != self._index:  # not the last piece's
+                        self._field, self._index = name, idx
+                        self._pieces = self.acc.field(idx, name)
+                    self._pieces.append(v)
+                    if v:
+                        out.visible(v)
+            elif k == "toolUse":
+                tool = as_map(v)
+                if tool is not None and isinstance(tool.get("input"), str):
+                    self.acc.field(idx, "input").append(tool["input"])
+
+    def _other(self, ev: Mapping[str, Any]) -> None:
+        """Any event but an item delta."""
+        if "contentBlockStart" in ev:
             start = as_map(ev.get("contentBlockStart"))
             s = as_map(start.get("start")) if start is not None else None
             tool = as_map(s.get("toolUse")) if s is not None else None
@@ -203,61 +273,6 @@ class Decoder:
                 self.acc.fields(meta)
         elif not _ERRORS.isdisjoint(ev):
             self.out.error_event(ev)
-
-    def _delta(self, body: Mapping[str, Any], where: str) -> None:
-        """An item delta, read in one pass: each piece goes to the accumulator as received and
-        to the collector."""
-        delta = body.get("delta")
-        if type(delta) is not dict:
-            delta = opt_map(body, "delta", where)
-        idx = body.get("contentBlockIndex")
-        if idx is not None and type(idx) is not int:
-            idx = opt_index(body, "contentBlockIndex", where)
-        if delta is None:
-            return
-        acc = self.acc
-        acc.item(idx)
-        out = self.out
-        for k, v in delta.items():
-            if k == "text":
-                if v is not None and type(v) is not str:
-                    v = opt_str(delta, "text", (where, "delta"))
-                if v is not None:
-                    acc.piece(idx, "text", v)
-                    if v:
-                        out.visible(v)
-            elif k == "reasoningContent":
-                rc = v if type(v) is dict else opt_map(delta, k, (where, "delta"))
-                if rc is None:
-                    continue
-                rtext = sig = None
-                red = False
-                for rk, rv in rc.items():
-                    if rv is None:
-                        continue
-                    if rk == "text":
-                        rtext = rv if type(rv) is str else opt_str(rc, rk, (where, "delta", k))
-                    elif rk == "signature":
-                        sig = signature_text(rv, (where, "delta", k), rk)
-                    elif rk == "redactedContent":
-                        red = bool(rv)
-                    else:
-                        continue
-                    acc.piece(idx, _REASONING_PIECES[rk], rv)
-                if "reasoningText" in rc:  # a content item's shape: read as one
-                    _, rtext, sig, red = _item(delta, (where, "delta"))
-                if rtext:
-                    if self._segment.index != idx:
-                        self._segment = SegmentKey("content", idx)
-                    out.reasoning(self._segment, rtext, BLOCKS)
-                if sig:
-                    self._sigs.setdefault(idx, []).append(sig)
-                if red:
-                    out.redact()
-            elif k == "toolUse":
-                tool = as_map(v)
-                if tool is not None and isinstance(tool.get("input"), str):
-                    acc.piece(idx, "input", tool["input"])
 
     def _stop(self, idx: Any) -> None:
         pieces = self._sigs.pop(idx, None)
