@@ -118,12 +118,13 @@ def _fast_result(
         usage = _EMPTY_USAGE
         r_tokens = None
     else:
+        i, o, t, r_tokens = figures
         usage = _new(Usage)
         u = usage.__dict__
-        u["input_tokens"] = figures.input
-        u["output_tokens"] = figures.output
-        u["reasoning_tokens"] = r_tokens = figures.reasoning
-        u["total_tokens"] = figures.total
+        u["input_tokens"] = i
+        u["output_tokens"] = o
+        u["reasoning_tokens"] = r_tokens
+        u["total_tokens"] = t
     e: Extraction = _new(Extraction)
     d = e.__dict__
     d["visible"] = visible

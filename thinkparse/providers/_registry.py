@@ -43,8 +43,9 @@ REGISTRY: dict[str, Family] = {
 FAMILIES: tuple[str, ...] = tuple(REGISTRY)
 
 _ORDER = tuple(REGISTRY.values())
-#: ``(key, family)`` for every top-level key of every family, in the order families are tried.
-_KEYED = tuple((key, family) for family in _ORDER for key in family.keys)
+#: ``(key, family, is_response)`` for every top-level key of every family, in the order
+#: families are tried.
+_KEYED = tuple((key, family, family.is_response) for family in _ORDER for key in family.keys)
 _MAX_KEYS_SHOWN = 12
 
 
@@ -79,10 +80,10 @@ def response_family(d: Mapping[str, Any]) -> Family:
         UnknownProviderError: no family recognises the shape.
     """
     tried = None
-    for key, family in _KEYED:
-        if family is not tried and key in d:
+    for key, family, test in _KEYED:
+        if key in d and family is not tried:
             tried = family  # a family is tried once, at the first of its keys the payload has
-            if family.is_response is None or family.is_response(d):
+            if test is None or test(d):
                 return family
     hint = ""
     try:

@@ -84,11 +84,6 @@ def _usage(holder: Mapping[str, Any], where: str) -> Optional[Figures]:
     return usage_figures(u, (where, "usage")) if u is not None else None
 
 
-def _text(item: Mapping[str, Any], key: str, where: Where) -> Optional[str]:
-    text = item.get(key)
-    return text if type(text) is str else opt_str(item, key, where)
-
-
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Message``: its content items in order."""
     visible: list[str] = []
@@ -257,7 +252,7 @@ class Decoder:
         elif t == "redacted_thinking":
             self.out.redact()
         elif t == "text":
-            text = _text(item, "text", where)
+            text = opt_str(item, "text", where)
             if text:
                 self.out.visible(text)
 

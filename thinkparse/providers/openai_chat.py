@@ -144,11 +144,6 @@ def usage_figures(d: Mapping[str, Any]) -> Figures:
 
 
 # --- message fields (also read by thinkparse.data for chat traces) -----------------------------
-def _str(m: Mapping[str, Any], key: str, where: Where) -> Optional[str]:
-    v = m.get(key)
-    return v if v is None or type(v) is str else opt_str(m, key, where)
-
-
 def thinking_text(v: Any, where: Where) -> str:
     """The text of a Mistral ``thinking`` value: a string or a list of text chunks."""
     if isinstance(v, str) or v is None:
@@ -251,7 +246,11 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
         content = "".join(texts)
     elif content is not None and not isinstance(content, str):
         raise shape_error(where, "content", "a string, an array or null", content)
-    visible = (content or "") + (_str(msg, "refusal", where) or "")
+    refusal = msg.get("refusal")
+    if refusal is not None:
+        visible = (content or "") + (opt_str(msg, "refusal", where) or "")
+    else:
+        visible = content or ""
     segments: Optional[list[str]] = None
     sigs: Optional[list[str]] = None
     redacted = False
@@ -263,10 +262,13 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             segments = found_details.segments
     if segments is None:
         for k in _FIELDS:
-            text = _str(msg, k, where)
-            if text and not text.isspace():
-                segments = [text]
-                break
+            text = msg.get(k)
+            if text is not None:
+                if type(text) is not str:
+                    text = opt_str(msg, k, where)
+                if text and not text.isspace():
+                    segments = [text]
+                    break
     if not thinking:
         return Parts((visible, segments, FIELD, redacted, sigs, figures, c.get("finish_reason")))
     fmt = FIELD if segments is not None else BLOCKS
