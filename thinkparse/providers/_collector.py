@@ -10,8 +10,8 @@ A stream's decoder (one per family, :mod:`._registry`) turns each event into par
 * ``error_event(event)``, ``response_started()`` -- the wire said the provider failed, or a new
   response began (recorded for the stream; nothing reads them yet).
 
-After each event :meth:`Collector.take` gives what its parts released as a
-:class:`~thinkparse.Delta`; at the end :meth:`Collector.result` hands everything to the one
+What the parts release goes into the result and into :attr:`Collector.delta`, the
+:class:`~thinkparse.Delta` the stream takes after each event; at the end :meth:`Collector.result` hands everything to the one
 assembly both roads share (:func:`._assemble.assemble`).  The raw wire items (the turn, X1/X2)
 are added up by the decoder's accumulator, which the result keeps.  The rules:
 
@@ -64,17 +64,18 @@ class Collector:
     """
 
     __slots__ = (
-        "_dedicated", "_dr", "_dv", "_figures", "_fmt", "_pending", "_pending_key", "_rea",
+        "_dedicated", "_figures", "_fmt", "_pending", "_pending_key", "_rea",
         "_redacted", "_released", "_router", "_scanner", "_segment", "_signatures", "_vis",
-        "errors", "finish_reason", "model", "responses",
+        "delta", "errors", "finish_reason", "model", "responses",
     )
 
     def __init__(self, scanner: StreamScanner) -> None:
         self._scanner = scanner
-        self._vis: list[str] = []
+        self._vis: list[str] = []  # the visible and reasoning pieces released
         self._rea: list[str] = []
-        self._dv = ""
-        self._dr = ""
+        #: What the parts released since the stream last took it (then set back to
+        #: :data:`~thinkparse._types.EMPTY_DELTA`): the event's delta.
+        self.delta = EMPTY_DELTA
         self._released = False
         self._segment: Optional[SegmentKey] = None  # the segment released last
         self._pending_key: Optional[SegmentKey] = None  # the segment whose whitespace is held
@@ -98,7 +99,13 @@ class Collector:
     def reasoning(self, key: SegmentKey, text: str, fmt: str) -> None:
         """A piece of dedicated reasoning belonging to segment ``key``."""
         if key is self._segment or key == self._segment:  # the released segment goes on
-            self._dr += text
+            if text:
+                self._rea.append(text)
+                d = self.delta
+                if d is EMPTY_DELTA:
+                    self.delta = _new_delta(Delta, ("", text))
+                else:
+                    self.delta = _new_delta(Delta, (d[0], d[1] + text))
             return
         if not text:
             return
@@ -123,7 +130,7 @@ class Collector:
         self._dedicated = True
         if self._fmt is None:
             self._fmt = fmt
-        self._dr += text
+        self._release("", text)
 
     def redact(self) -> None:
         """Unreadable reasoning was present (P6); it also counts as dedicated reasoning (P4)."""
@@ -161,7 +168,12 @@ class Collector:
         router = self._router
         if router is None:
             if self._dedicated:  # the route a router would take for good (P4): no router
-                self._dv += text
+                self._vis.append(text)
+                d = self.delta
+                if d is EMPTY_DELTA:
+                    self.delta = _new_delta(Delta, (text, ""))
+                else:
+                    self.delta = _new_delta(Delta, (d[0] + text, d[1]))
                 return
             if self.model is not None:
                 made = model_scanner(self.model)  # P13: the model's preset (no option given)
@@ -170,11 +182,10 @@ class Collector:
             make, start, _ = self._scanner
             router = self._router = InlineRouter(make, start)
         v, r = router.feed(text, self._dedicated, self._released)
-        if v:
-            self._dv += v
         if r:
             self._released = True
-            self._dr += r
+        if v or r:
+            self._release(v, r)
 
     def error_event(self, event: Mapping[str, Any]) -> None:
         """The wire reported an error (an ``error`` event); kept in :attr:`errors`."""
@@ -188,30 +199,24 @@ class Collector:
         self.responses += 1
 
     # --- stream bookkeeping ------------------------------------------------------------------
-    def take(self) -> Delta:
-        """What the parts since the last call released, as a :class:`Delta`."""
-        dv = self._dv
-        dr = self._dr
-        if dv:
-            self._vis.append(dv)
-            self._dv = ""
-        elif not dr:
-            return EMPTY_DELTA
-        if dr:
-            self._rea.append(dr)
-            self._dr = ""
-        return _new_delta(Delta, (dv, dr))
+    def _release(self, v: str, r: str) -> None:
+        """Visible text ``v`` and reasoning ``r`` go out: into the result and :attr:`delta`."""
+        if v:
+            self._vis.append(v)
+        if r:
+            self._rea.append(r)
+        d = self.delta
+        self.delta = _new_delta(Delta, (v, r) if d is EMPTY_DELTA else (d[0] + v, d[1] + r))
 
     def flush(self) -> None:
         """End of the message: release what the inline scanners hold."""
         router = self._router
         if router is not None:
             v, r = router.flush(self._dedicated, self._released)
-            if v:
-                self._dv += v
             if r:
                 self._released = True
-                self._dr += r
+            if v or r:
+                self._release(v, r)
 
     def result(
         self, provider: str, choice: int, stream: Any, make_turn: Optional[Callable[..., Any]]
@@ -227,7 +232,6 @@ class Collector:
                 inline)`` on first use (:class:`._turn.Turn`, given by the caller: the
                 collector sits below the turn's modules).
         """
-        self.take()
         visible = "".join(self._vis)
         reasoning = "".join(self._rea)
         router = self._router

@@ -144,10 +144,12 @@ class StreamNormalizer:
                 return EMPTY_DELTA
         else:
             ev = event
+        out = self._out
         try:
             decoder.event(ev)
         finally:
-            d = self._out.take()  # what an event that failed released still counts
+            d = out.delta  # (what an event that failed released counts in the result)
+            out.delta = EMPTY_DELTA
         return d
 
     def _prepare(self, event: object) -> tuple[Optional[Decoder], Mapping[str, Any]]:
@@ -189,7 +191,8 @@ class StreamNormalizer:
         if decoder is not None:
             decoder.close()
         out.flush()
-        d = out.take()
+        d = out.delta
+        out.delta = EMPTY_DELTA
         family = self._family
         self._result = out.result(
             family.name if family is not None else "unknown", self._choice,
