@@ -11,9 +11,10 @@ A stream's decoder (one per family, :mod:`._registry`) turns each event into par
   response began (recorded for the stream; nothing reads them yet).
 
 What the parts release goes into the result and into :attr:`Collector.delta`, the
-:class:`~thinkparse.Delta` the stream takes after each event; at the end :meth:`Collector.result` hands everything to the one
-assembly both roads share (:func:`._assemble.assemble`).  The raw wire items (the turn, X1/X2)
-are added up by the decoder's accumulator, which the result keeps.  The rules:
+:class:`~thinkparse.Delta` the stream takes after each event; at the end
+:meth:`Collector.result` hands everything to the one assembly both roads share
+(:func:`._assemble.assemble`).  The raw wire items (the turn, X1/X2) are added up by the
+decoder's accumulator, which the result keeps.  The rules:
 
 * **Reasoning segments (P2, S3).**  Pieces with the same key as the previous piece continue its
   segment; a new key starts a new segment.  A segment's leading whitespace is held until its

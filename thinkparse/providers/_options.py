@@ -20,9 +20,9 @@ Decisions where docs/behaviour.md is silent:
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Optional
 
+from .._models import preset_for_model
 from .._spec import (
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
@@ -145,23 +145,17 @@ def model_scanner(model: Optional[str]) -> Optional[StreamScanner]:
 
 # --- P13: model names to presets ---------------------------------------------------------------
 _CACHE: dict[str, Optional[str]] = {}
-_TABLE: Optional[Callable[[str], Optional[str]]] = None
+_TABLE: Callable[[str], Optional[str]] = preset_for_model
 
 
 def preset_for(model: Optional[str]) -> Optional[str]:
-    """``preset_for_model(model)`` (P13) when the model table is available, else ``None``.
-
-    Answers are remembered per model name (at most 256 names).
-    """
+    """``preset_for_model(model)`` (P13), remembered per model name (at most 256 names)."""
     if model is None:
         return None
     try:
         return _CACHE[model]
     except KeyError:
         pass
-    global _TABLE
-    if _TABLE is None:
-        _TABLE = _lookup()
     preset = _TABLE(model)
     if len(_CACHE) >= 256:
         _CACHE.clear()
@@ -169,22 +163,9 @@ def preset_for(model: Optional[str]) -> Optional[str]:
     return preset
 
 
-def _no_table(model: str) -> Optional[str]:
-    return None
-
-
-def _lookup() -> Callable[[str], Optional[str]]:
-    try:
-        models = importlib.import_module("thinkparse._models")
-    except ImportError:
-        return _no_table
-    fn: Callable[[str], Optional[str]] = getattr(models, "preset_for_model", _no_table)
-    return fn
-
-
 def use_model_table(table: Optional[Callable[[str], Optional[str]]]) -> None:
-    """Replace the model table (``None``: look it up again); clears the remembered answers."""
+    """Replace the model table (``None``: the library's own); clears the remembered answers."""
     global _TABLE
-    _TABLE = table
+    _TABLE = table or preset_for_model
     _CACHE.clear()
     _SPLITTERS.clear()
