@@ -1,0 +1,283 @@
+"""The Chat family's readers: usage, message fields, whole responses and the turn (X1, X2).
+
+See :mod:`thinkparse.providers.openai_chat` for the wire facts and the decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple, Optional
+
+from ..._errors import ResponseShapeError
+from ..._types import ReasoningBlock
+from .._access import (
+    COUNT_TYPES,
+    Figures,
+    Where,
+    as_list,
+    as_map,
+    chosen,
+    count_figures,
+    item_map,
+    join_path,
+    jsonify,
+    kept_choice,
+    maps,
+    missing,
+    opt_int,
+    opt_list,
+    opt_map,
+    opt_str,
+    readable,
+    req_array,
+    shape_error,
+    signature_text,
+    text_of,
+)
+from .._assemble import BLOCKS, FIELD, Parts
+from .._family import Message, MessageOptions, block
+
+PROVIDER = "openai_chat"
+_FIELDS = ("reasoning_content", "reasoning")
+_TEXT = frozenset({"content", "refusal", *_FIELDS})
+_NO_FIGURES = Figures((None, None, None, None))
+
+
+
+# --- usage (P5, P12) ---------------------------------------------------------------------------
+def _figures(u: Mapping[str, Any], where: Where) -> Figures:
+    p, c, t = u.get("prompt_tokens"), u.get("completion_tokens"), u.get("total_tokens")
+    det = u.get("completion_tokens_details")
+    r = det.get("reasoning_tokens") if type(det) is dict else None
+    ok = COUNT_TYPES
+    if not (type(p) in ok and type(c) in ok and type(t) in ok and type(r) in ok
+            and (det is None or type(det) is dict)):
+        p, c, t, r = count_figures(u, where, ("prompt_tokens", "completion_tokens",
+                                              "total_tokens"),
+                                   ("completion_tokens_details", "reasoning_tokens"))
+    if r is None and "reasoning_tokens" in u:
+        r = opt_int(u, "reasoning_tokens", where)
+    if r and p is not None and c is not None and t == p + c + r:
+        c += r  # xAI: completion_tokens exclude the reasoning tokens
+    return Figures((p, c, t, r))
+
+
+def usage_figures(d: Mapping[str, Any]) -> Figures:
+    """Usage figures of a response or chunk: ``usage``, completed from Groq's ``x_groq.usage``."""
+    figs = _NO_FIGURES
+    u = d.get("usage")
+    if u is not None:
+        u = u if type(u) is dict else opt_map(d, "usage", "")
+        if u is not None:
+            figs = _figures(u, "usage")
+    xg = d.get("x_groq")
+    if xg is not None and None in figs:
+        xg = xg if type(xg) is dict else opt_map(d, "x_groq", "")
+        xu = opt_map(xg, "usage", "x_groq") if xg is not None else None
+        if xu is not None:
+            g = _figures(xu, "x_groq.usage")
+            figs = Figures(f if f is not None else h for f, h in zip(figs, g))
+    return figs
+
+
+# --- message fields (also read by thinkparse.data for chat traces) -----------------------------
+def thinking_text(v: Any, where: Where) -> str:
+    """The text of a Mistral ``thinking`` value: a string or a list of text chunks."""
+    if isinstance(v, str) or v is None:
+        return v or ""
+    if not isinstance(v, (list, tuple)):
+        raise shape_error(where, "thinking", "an array or a string", v)
+    texts = []
+    for j, ch in enumerate(v):
+        if not isinstance(ch, str):
+            ch = item_map(ch, (where, "thinking"), j)
+            is_text = ch.get("type") in (None, "text")
+            ch = opt_str(ch, "text", (where, "thinking", j)) if is_text else ""
+        texts.append(ch or "")
+    return "".join(texts)
+
+
+def _part_text(part: Mapping[str, Any], where: Where, i: int) -> str:
+    """The answer text of a content chunk that is not a thinking chunk."""
+    t = part.get("type")
+    if t == "text" or t == "output_text" or (t is None and "text" in part):
+        return opt_str(part, "text", (where, i)) or ""
+    return (opt_str(part, "refusal", (where, i)) or "") if t == "refusal" else ""
+
+
+class Details(NamedTuple):
+    """What OpenRouter ``reasoning_details`` hold (P2, P6)."""
+
+    segments: list[str]
+    signatures: list[str]
+    redacted: bool
+
+
+def details(items: Sequence[Any], where: Where) -> Details:
+    """OpenRouter ``reasoning_details``: segments by ``index``, signatures, redaction."""
+    groups: dict[Any, list[str]] = {}
+    sigs: list[str] = []
+    redacted = False
+    for i, e in enumerate(items):
+        m = item_map(e, where, i)
+        text = _detail(m, (where, i), sigs)
+        if text is None:
+            redacted = True
+        elif text:
+            key = m["index"] if type(m.get("index")) is int else ("#", i)
+            groups.setdefault(key, []).append(text)
+    return Details(["".join(g) for g in groups.values()], sigs, redacted)
+
+
+def _detail(e: Mapping[str, Any], where: Where, sigs: list[str]) -> Optional[str]:
+    """One detail's text (``""``: none); ``None`` for an encrypted one with data (P6)."""
+    t = e.get("type")
+    if t == "reasoning.text":
+        sig = signature_text(e.get("signature"), where, "signature")
+        if sig:
+            sigs.append(sig)
+        return opt_str(e, "text", where) or ""
+    if t == "reasoning.summary":
+        return opt_str(e, "summary", where) or ""
+    return None if t == "reasoning.encrypted" and e.get("data") else ""
+
+
+# --- whole responses ---------------------------------------------------------------------------
+def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
+    """A whole response: the chosen choice's ``message`` (or legacy ``text``), P4's order."""
+    choices = req_array(d, "choices")
+    figures = usage_figures(d) if "usage" in d or "x_groq" in d else None
+    if not choices:
+        return Parts(("", None, FIELD, False, None, figures, None))
+    i, c = choice, (choices[choice] if choice < len(choices) else None)
+    if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
+        found = chosen(choices, choice, "choices")
+        if found is None:
+            if choice:
+                raise ResponseShapeError(join_path("choices", choice),
+                                         f"missing (choice={choice}; {len(choices)} choices)")
+            found = (0, item_map(choices[0], "choices", 0))
+        i, c = found
+    key = "message" if c.get("message") is not None or "delta" not in c else "delta"
+    msg = c.get(key)
+    if msg is not None and type(msg) is not dict:
+        msg = opt_map(c, key, ("choices", i))
+    if msg is None:
+        text = opt_str(c, "text", ("choices", i))
+        if text is None and "text" not in c:
+            raise missing(("choices", i), "message", "an object")
+        return Parts((text or "", None, FIELD, False, None, figures, c.get("finish_reason")))
+    where = ("choices", i, key)
+    content = msg.get("content")
+    thinking: list[str] = []
+    if isinstance(content, (list, tuple)):
+        texts = []
+        for j, part in enumerate(content):
+            if not isinstance(part, str):
+                part = item_map(part, (where, "content"), j)
+                if part.get("type") == "thinking":
+                    thinking.append(thinking_text(part.get("thinking"), (where, "content", j)))
+                    continue
+                part = _part_text(part, (where, "content"), j)
+            texts.append(part)
+        content = "".join(texts)
+    elif content is not None and not isinstance(content, str):
+        raise shape_error(where, "content", "a string, an array or null", content)
+    refusal = msg.get("refusal")
+    if refusal is not None:
+        visible = (content or "") + (opt_str(msg, "refusal", where) or "")
+    else:
+        visible = content or ""
+    segments: Optional[list[str]] = None
+    sigs: Optional[list[str]] = None
+    redacted = False
+    items = opt_list(msg, "reasoning_details", where) if "reasoning_details" in msg else None
+    if items:
+        found_details = details(items, (where, "reasoning_details"))
+        redacted, sigs = found_details.redacted, found_details.signatures or None
+        if any(readable(s) for s in found_details.segments):
+            segments = found_details.segments
+    if segments is None:
+        for k in _FIELDS:
+            text = msg.get(k)
+            if text is not None:
+                if type(text) is not str:
+                    text = opt_str(msg, k, where)
+                if text and not text.isspace():
+                    segments = [text]
+                    break
+    if not thinking:
+        return Parts((visible, segments, FIELD, redacted, sigs, figures, c.get("finish_reason")))
+    fmt = FIELD if segments is not None else BLOCKS
+    segments = thinking if segments is None else segments + thinking
+    return Parts((visible, segments, fmt, redacted, sigs, figures, c.get("finish_reason")))
+
+
+# --- the turn (X1, X2) -------------------------------------------------------------------------
+def _kept_message(r: Mapping[str, Any], choice: int) -> Optional[Mapping[str, Any]]:
+    c = kept_choice(as_list(r.get("choices")), choice)
+    return (as_map(c.get("message")) or as_map(c.get("delta"))) if c is not None else None
+
+
+def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
+    """One block per ``reasoning_details`` entry, else one for the reasoning fields; one per
+    Mistral thinking chunk."""
+    msg = _kept_message(r, choice)
+    if msg is None:
+        return []
+    out = []
+    for m in maps(msg.get("reasoning_details")):
+        t = m.get("type")
+        if t not in ("reasoning.text", "reasoning.summary", "reasoning.encrypted"):
+            continue
+        if t == "reasoning.encrypted":
+            out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data")),
+                             id=m.get("id")))
+        elif t == "reasoning.summary":
+            out.append(block(PROVIDER, "summary", text_of(m.get("summary")) or "", m,
+                             id=m.get("id")))
+        else:
+            out.append(block(PROVIDER, "text", text_of(m.get("text")) or "", m,
+                             signature=text_of(m.get("signature")), id=m.get("id")))
+    if not any(b.kind != "opaque" for b in out):
+        wire = {k: msg[k] for k in _FIELDS if isinstance(msg.get(k), str)}
+        if wire and (not out or any(readable(v) for v in wire.values())):
+            text = next((v for v in wire.values() if readable(v)), "")
+            out.append(block(PROVIDER, "text", text, wire))
+    content = msg.get("content")
+    for m in maps(content):
+        if m.get("type") == "thinking":
+            th = m.get("thinking")
+            text = th if isinstance(th, str) else "".join(
+                x["text"] for x in map(as_map, as_list(th))
+                if x is not None and isinstance(x.get("text"), str))
+            out.append(block(PROVIDER, "text", text, m))
+    return out
+
+
+def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
+    """``{"role": "assistant", "content", ...}`` with the reasoning fields as received."""
+    msg = _kept_message(r, choice)
+    if msg is None:
+        if as_list(r.get("choices")) and "message" not in r:
+            raise ValueError("to_message(): a legacy Completions response (choices[].text) has "
+                             "no message form")
+        raise ValueError(f"to_message(): the response has no choice {choice}")
+    out: dict[str, Any] = {"role": "assistant", "content": jsonify(msg.get("content"))}
+    for k in ("refusal", "tool_calls", "function_call", "reasoning_details"):
+        if msg.get(k) is not None:
+            out[k] = jsonify(msg[k])
+    field = options.reasoning_field
+    if field is None:
+        tool_turn = bool(msg.get("tool_calls")) or msg.get("function_call") is not None
+        for k in _FIELDS:
+            if k in msg:
+                v = msg[k]
+                out[k] = "" if v is None and tool_turn else jsonify(v)
+    elif field is not False:
+        out[str(field)] = next(
+            (v for v in map(msg.get, _FIELDS) if isinstance(v, str) and readable(v)), ""
+        )
+    return out
+
+
