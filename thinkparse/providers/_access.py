@@ -5,7 +5,8 @@
   and raise :class:`~thinkparse.ResponseShapeError` naming its JSON path (P8).  Paths are built
   only when an error is raised, so the accessors cost a dict look-up and a type check.
 * :func:`chosen` picks the choice (Chat ``choices``, Gemini ``candidates``) whose ``index`` is
-  the one asked for (W4); :func:`count_figures` reads one usage object into :class:`Figures`.
+  the one asked for (W4); :func:`count_figures` reads one usage object into :class:`Figures`
+  (:func:`usage_at`: the ``usage`` object of a response or event).
 * Unchecked readers (:func:`as_map`, :func:`as_list`, :func:`text_of`) and :func:`jsonify` read
   the kept wire form, for blocks (X1), messages (X2) and the stream accumulators.
 
@@ -185,7 +186,7 @@ def opt_map(d: Mapping[str, Any], key: str, where: Where) -> Optional[Mapping[st
     v = d.get(key)
     if v is None or type(v) is dict:
         return v
-    m = convert(v) if not isinstance(v, (str, bytes, int, float, list, tuple)) else None
+    m = as_map(v)
     if m is None:
         raise shape_error(where, key, "an object or null", v)
     return m
@@ -193,9 +194,7 @@ def opt_map(d: Mapping[str, Any], key: str, where: Where) -> Optional[Mapping[st
 
 def item_map(v: Any, where: Where, index: int) -> Mapping[str, Any]:
     """A list element that must be an object."""
-    if type(v) is dict:
-        return v
-    m = convert(v) if not isinstance(v, (str, bytes, int, float, list, tuple)) else None
+    m = v if type(v) is dict else as_map(v)
     if m is None:
         raise shape_error(where, index, "an object", v)
     return m
@@ -331,6 +330,19 @@ def count_figures(
                 if type(r) not in ok:
                     r = opt_int(det, r_key, (where, det_key))
     return Figures((i, o, t, r))
+
+
+def usage_at(
+    d: Mapping[str, Any],
+    where: Where,
+    counts: tuple[str, str, Optional[str]],
+    details: Optional[tuple[str, str]] = None,
+) -> Optional[Figures]:
+    """The :func:`count_figures` of ``d["usage"]``, ``None`` when it is absent or null."""
+    u = d.get("usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(d, "usage", where)
+    return count_figures(u, (where, "usage"), counts, details) if u is not None else None
 
 
 # --- the kept wire form: unchecked readers and JSON copies (X1, X2) ----------------------------

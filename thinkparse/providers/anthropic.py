@@ -40,11 +40,9 @@ from typing import Any, Optional
 
 from .._types import ReasoningBlock
 from ._access import (
-    Figures,
     Where,
     as_list,
     as_map,
-    count_figures,
     item_map,
     jsonify,
     maps,
@@ -58,6 +56,7 @@ from ._access import (
     signed,
     text_of,
     top_model,
+    usage_at,
 )
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector, SegmentKey
@@ -71,17 +70,9 @@ _EVENTS = frozenset({
 })
 
 
-def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """The figures of an Anthropic usage object (no total is reported)."""
-    return count_figures(u, where, ("input_tokens", "output_tokens", None),
-                         ("output_tokens_details", "thinking_tokens"))
-
-
-def _usage(holder: Mapping[str, Any], where: str) -> Optional[Figures]:
-    u = holder.get("usage")
-    if u is not None and type(u) is not dict:
-        u = opt_map(holder, "usage", where)
-    return usage_figures(u, (where, "usage")) if u is not None else None
+#: The usage counts (no total is reported) and the thinking count's place.
+_COUNTS = ("input_tokens", "output_tokens", None)
+_DETAILS = ("output_tokens_details", "thinking_tokens")
 
 
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
@@ -114,11 +105,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
                 sigs.append(sig)
         elif t == "redacted_thinking":
             redacted = True
-    u = d.get("usage")
-    if u is not None and type(u) is not dict:
-        u = opt_map(d, "usage", "")
     return Parts(("".join(visible), segments, BLOCKS, redacted, sigs,
-                 usage_figures(u, "usage") if u is not None else None, d.get("stop_reason")))
+                 usage_at(d, "", _COUNTS, _DETAILS), d.get("stop_reason")))
 
 
 class _Thinking:
@@ -217,7 +205,7 @@ class Decoder:
                         self._start(("start", i), item_map(raw, "message.content", i),
                                     ("message.content", i))
                         self._stop(("start", i))
-            figures = _usage(holder, where)
+            figures = usage_at(holder, where, _COUNTS, _DETAILS)
             if figures is not None:
                 self.out.usage(figures)
             md = ev.get("delta") if t == "message_delta" else None

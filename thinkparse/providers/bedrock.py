@@ -36,13 +36,10 @@ from typing import Any, Optional
 
 from .._types import ReasoningBlock
 from ._access import (
-    Figures,
     Where,
     as_map,
     b64_bytes,
-    count_figures,
     item_map,
-    join_path,
     jsonify,
     maps,
     missing,
@@ -55,6 +52,7 @@ from ._access import (
     signed,
     text_of,
     top_model,
+    usage_at,
 )
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector, SegmentKey
@@ -73,9 +71,8 @@ EVENT_KEYS = frozenset({
 })
 
 
-def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """The figures of a ``TokenUsage`` (no reasoning count)."""
-    return count_figures(u, where, ("inputTokens", "outputTokens", "totalTokens"))
+#: The usage counts (no reasoning count is reported).
+_COUNTS = ("inputTokens", "outputTokens", "totalTokens")
 
 
 def _item(
@@ -140,11 +137,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
         if sig:
             sigs.append(sig)
         redacted = redacted or red
-    u = d.get("usage")
-    if u is not None and type(u) is not dict:
-        u = opt_map(d, "usage", "")
-    figures = usage_figures(u, "usage") if u is not None else None
-    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs, figures, d.get("stopReason")))
+    return Parts(("".join(visible), segments, BLOCKS, redacted, sigs, usage_at(d, "", _COUNTS),
+                  d.get("stopReason")))
 
 
 class Decoder:
@@ -267,9 +261,9 @@ class Decoder:
             meta, where = (ev, "") if "metadata" not in ev else (opt_map(ev, "metadata", ""),
                                                                  "metadata")
             if meta is not None:
-                u = opt_map(meta, "usage", where)
-                if u is not None:
-                    self.out.usage(usage_figures(u, join_path(where, "usage")))
+                figures = usage_at(meta, where, _COUNTS)
+                if figures is not None:
+                    self.out.usage(figures)
                 self.acc.fields(meta)
         elif not _ERRORS.isdisjoint(ev):
             self.out.error_event(ev)

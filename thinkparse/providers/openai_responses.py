@@ -45,10 +45,8 @@ from typing import Any
 
 from .._types import BlockKind, ReasoningBlock
 from ._access import (
-    Figures,
     Where,
     as_map,
-    count_figures,
     item_map,
     jsonify,
     maps,
@@ -62,6 +60,7 @@ from ._access import (
     shape_error,
     text_of,
     top_model,
+    usage_at,
 )
 from ._assemble import BLOCKS, Parts
 from ._collector import Collector, SegmentKey
@@ -86,10 +85,9 @@ _KEPT = frozenset({"response.output_item.done", "response.created", "response.in
                    *_DONE})
 
 
-def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
-    """The figures of a Responses ``usage`` object."""
-    return count_figures(u, where, ("input_tokens", "output_tokens", "total_tokens"),
-                         ("output_tokens_details", "reasoning_tokens"))
+#: The usage counts and the reasoning count's place.
+_COUNTS = ("input_tokens", "output_tokens", "total_tokens")
+_DETAILS = ("output_tokens_details", "reasoning_tokens")
 
 
 def _texts(owner: Mapping[str, Any], key: str, where: Where, kinds: dict[str, str]) -> list[str]:
@@ -147,11 +145,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             segs, red = reasoning_parts(item, ("output", i))
             segments.extend(segs)
             redacted = redacted or red
-    u = d.get("usage")
-    if u is not None and type(u) is not dict:
-        u = opt_map(d, "usage", "")
     return Parts(("".join(visible), segments, BLOCKS, redacted, None,
-                 usage_figures(u, "usage") if u is not None else None, _finish_reason(d)))
+                 usage_at(d, "", _COUNTS, _DETAILS), _finish_reason(d)))
 
 
 def _finish_reason(d: Mapping[str, Any]) -> Any:
@@ -261,11 +256,9 @@ class Decoder:
             if type(item) is not dict:
                 item = item_map(item, ("response", "output"), i)
             self._item(i, item, ("response", "output", i))
-        u = resp.get("usage")
-        if u is not None:
-            u = opt_map(resp, "usage", "response")
-            if u is not None:
-                self.out.usage(usage_figures(u, ("response", "usage")))
+        figures = usage_at(resp, "response", _COUNTS, _DETAILS)
+        if figures is not None:
+            self.out.usage(figures)
         reason = _finish_reason(resp)
         if reason is not None:
             self.out.finish(reason)
