@@ -84,7 +84,7 @@ class Collector:
         self._dedicated = False
         self._fmt: Optional[str] = None
         self._redacted = False
-        self._signatures: Optional[list[str]] = None
+        self._signatures: list[str] = []
         self._router: Optional[InlineRouter] = None
         self._figures: Optional[Figures] = None
         self.finish_reason: Optional[str] = None
@@ -141,10 +141,7 @@ class Collector:
     def signature(self, sig: Optional[str]) -> None:
         """A reasoning signature, in order."""
         if sig:
-            if self._signatures is None:
-                self._signatures = [sig]
-            else:
-                self._signatures.append(sig)
+            self._signatures.append(sig)
 
     def usage(self, figures: Figures) -> None:
         """Figures a part reported; ``None`` leaves a figure as it was (P12)."""

@@ -16,15 +16,11 @@ seen.  Adding a family: its module (ending with ``FAMILY = Family(...)``) and on
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, Optional
+from typing import Any, Optional
 
 from .._errors import UnknownProviderError
 from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
 from ._family import KEEP_ALIVE, Family
-
-ProviderName = Literal[
-    "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
-]
 
 #: The families by name, in the order the docs list them (and detection tries them).
 REGISTRY: dict[str, Family] = {

@@ -82,11 +82,6 @@ class Turn:
         return r
 
     @property
-    def choice(self) -> int:
-        """The choice read (W4)."""
-        return self._choice
-
-    @property
     def blocks(self) -> tuple[ReasoningBlock, ...]:
         """Every reasoning item in wire order (X1), built on first use."""
         b = self._blocks

@@ -189,9 +189,7 @@ class Decoder:
             idx = ev.get(ikey)
             if type(idx) is not int:
                 idx = opt_index(ev, ikey, "")
-            key = self._segments.get((kind, oi, idx))
-            if key is None:
-                key = self._segments[kind, oi, idx] = SegmentKey(kind, (oi, idx))
+            key = self._key(kind, oi, idx)
             if field == "delta" or key not in self._seen:  # "done" events repeat deltas
                 self._part(key, text or "")
             return

@@ -289,8 +289,6 @@ class ChatAccumulator(Accumulator):
                 self._choice_keys(value)
             elif key is LEGACY:
                 self._text("text", value)
-            elif type(value) is str and key in _TEXT:
-                self._text(key, value)
             else:
                 self._value(key, value)
         choice: dict[str, Any] = {"index": self.choice}
