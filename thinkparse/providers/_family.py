@@ -1,20 +1,15 @@
 """What a provider family module provides: one :class:`Family` record of its functions.
 
-A family module (``openai_chat``, ``anthropic``...) holds all of that family's knowledge and
-ends with ``FAMILY = Family(...)``; :mod:`._registry` lists the records.  Adding a family is one
-module plus one line there.  Each record names:
+A family module (``anthropic``..., or a package whose ``__init__`` holds the record:
+``openai_chat``) holds all of that family's knowledge and ends with ``FAMILY = Family(...)``;
+:mod:`._registry` lists the records.  Adding a family is one module plus one line there.
 
-* detection (P8): ``keys``, ``is_response``, ``is_event``;
-* the whole-response reader ``read(response, choice) -> Parts`` (P1-P12);
-* the stream ``decoder(collector, choice)``: one :class:`Decoder` per streamed message, which
-  reads each event once and hands its parts to the collector (text, usage, the finish reason,
-  and the wire's own ``error_event`` / ``response_started`` signals) and its wire pieces to
-  its :class:`Accumulator` (the turn, X1/X2) -- through their methods, never their fields; a
-  method may hand the decoder the list a field's pieces go to, and the decoder appends the
-  pieces that continue it there (the usual event: no call);
-* the turn's ``blocks(response, choice)`` (X1) and ``message(response, choice, options)`` (X2);
-* ``model(payload)``, the model a response or a stream event names (P13);
-* ``choices``, whether payloads hold several choices (W4).
+The record's ``decoder`` makes one :class:`Decoder` per streamed message, which reads each
+event once and hands its parts to the collector (text, usage, the finish reason, and the wire's
+own ``error_event`` / ``response_started`` signals) and its wire pieces to its
+:class:`Accumulator` (the turn, X1/X2) -- through their methods, never their fields; a method
+may hand the decoder the list a field's pieces go to, and the decoder appends the pieces that
+continue it there (the usual event: no call).
 """
 
 from __future__ import annotations
@@ -187,13 +182,6 @@ def block(
     """A :class:`~thinkparse.ReasoningBlock`: ``kind`` is the readable kind (``"text"`` or
     ``"summary"``) or ``"opaque"``; a block whose text is not readable is opaque (X1)."""
     if not readable(text):
-        kind = "opaque"
-    return ReasoningBlock(
-        kind,
-        text if kind != "opaque" else "",
-        signature or None,
-        data or None,
-        id if isinstance(id, str) else None,
-        provider,
-        jsonify(wire),
-    )
+        kind, text = "opaque", ""
+    return ReasoningBlock(kind, text if kind != "opaque" else "", signature or None, data or None,
+                          id if isinstance(id, str) else None, provider, jsonify(wire))
