@@ -1,15 +1,9 @@
 """``StreamNormalizer``: stream events in; deltas, an Extraction and a message out (P9, X2).
 
 Each event is a parsed stream event (a mapping or an SDK object, P7), never SSE text.  The
-family comes from ``provider=`` or from the first event that decides it (P8: keep-alives such as
-``ping`` and ``error`` decide nothing), and is kept for the whole message.  The family's decoder
-(:mod:`._registry`) reads each event once: its parts go to the one
-:class:`~._collector.Collector`, which routes content through a
-:class:`~thinkparse.ThinkScanner` (built from the constructor's options, or the preset of the
-model the stream names, W4/P13) or a harmony scanner, separates reasoning segments (S3) and
-keeps the last reported usage (P12); its wire pieces go to the decoder's accumulator, which adds
-them up into the response they stand for, from which the blocks (X1) and the message (X2) are
-built on first use.
+family comes from ``provider=`` or from the first event that decides it (P8), and is kept for
+the whole message; its decoder reads each event once, handing its parts to the one
+:class:`~._collector.Collector` and its wire pieces to its accumulator (the turn, X1/X2).
 
 Decisions where docs/behaviour.md is silent:
 

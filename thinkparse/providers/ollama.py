@@ -90,16 +90,11 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
 class Decoder:
     """Decodes streamed (NDJSON) ``/api/chat`` and ``/api/generate`` objects."""
 
-    __slots__ = ("_newest", "_texts", "_thoughts", "_usual", "acc", "out")
+    __slots__ = ("acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
         self.acc = OllamaAccumulator()
-        # The accumulator's lists of answer and thinking pieces (asked for at the first piece).
-        self._texts: Optional[list[str]] = None
-        self._thoughts: Optional[list[str]] = None
-        self._usual = False  # a usual object was handed to the accumulator
-        self._newest: Optional[Mapping[str, Any]] = None  # the newest usual object after it
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One stream object: its message (or ``response``), counts and finish reason."""
@@ -111,41 +106,23 @@ class Decoder:
             thinking = msg.get("thinking")
             if thinking is not None and type(thinking) is not str:
                 thinking = opt_str(msg, "thinking", "message")
-            # the usual object: model, created_at, message and done, none null, the message
-            # only role, content and thinking (no counts, no finish reason)
-            usual = (
-                len(ev) == 4 and len(msg) == 1 + (text is not None) + (thinking is not None)
-                and msg.get("role") is not None and ev.get("done") is not None
-                and ev.get("model") is not None and ev.get("created_at") is not None
-            )
         else:
             msg, text, thinking = _fields(ev)
-            usual = False
-        if text is not None:
-            texts = self._texts
-            if texts is None:
-                texts = self._texts = self.acc.pieces(
-                    "content" if msg is not None else "response")
-            texts.append(text)
-        if thinking is not None:
-            thoughts = self._thoughts
-            if thoughts is None:
-                thoughts = self._thoughts = self.acc.pieces("thinking")
-            thoughts.append(thinking)
+        # the usual object: model, created_at, message and done, none null, the message only
+        # role, content and thinking (no counts, no finish reason)
+        usual = (
+            len(ev) == 4 and msg is not None
+            and len(msg) == 1 + (text is not None) + (thinking is not None)
+            and msg.get("role") is not None and ev.get("done") is not None
+            and ev.get("model") is not None and ev.get("created_at") is not None
+        )
+        self.acc.add(ev, msg, text, thinking, usual)
         out = self.out
         if thinking:
             out.reasoning(_SEGMENT, thinking, FIELD)
         if text:
             out.visible(text)
-        if usual and self._usual:
-            self._newest = ev  # it replaces each value the usual object before it set
-            return
-        if self._newest is not None:
-            self.acc.add(self._newest)
-            self._newest = None
-        self.acc.add(ev)
         if usual:
-            self._usual = True  # the first one waits in its place
             return
         figures = _figures(ev)
         if figures is not None:
@@ -154,10 +131,7 @@ class Decoder:
             out.finish(ev.get("done_reason"))
 
     def close(self) -> None:
-        """Hand the newest usual object to the accumulator."""
-        if self._newest is not None:
-            self.acc.add(self._newest)
-            self._newest = None
+        """Nothing is held per message."""
 
 
 class OllamaAccumulator(Accumulator):
@@ -171,29 +145,47 @@ class OllamaAccumulator(Accumulator):
         self.keys: list[str] = []  # the text keys in the order their first piece came
         self.tools: list[Any] = []
         self.waiting: list[Mapping[str, Any]] = []  # objects whose other keys are not read yet
+        self.newest: Optional[Mapping[str, Any]] = None  # the newest usual object, after them
+        self.usual = False  # a usual object is waiting or read (its keys have their places)
 
-    def pieces(self, key: str) -> list[str]:
-        """The list of the pieces of ``key`` (``"content"``, ``"response"`` or ``"thinking"``),
-        to which the decoder appends each piece as received."""
-        if key == "thinking":
+    def add(
+        self,
+        ev: Mapping[str, Any],
+        msg: Optional[Mapping[str, Any]],
+        text: Optional[str],
+        thinking: Optional[str],
+        usual: bool,
+    ) -> None:
+        """One object, with the message and the text pieces the decoder read from it, and
+        whether it has the usual shape (see the module docstring)."""
+        if text is not None:
+            if self.texts is None:
+                self.texts = []
+                self.keys.append("content" if msg is not None else "response")
+            self.texts.append(text)
+        if thinking is not None:
             if self.thoughts is None:
                 self.thoughts = []
-                self.keys.append(key)
-            return self.thoughts
-        if self.texts is None:
-            self.texts = []
-            self.keys.append(key)
-        return self.texts
-
-    def add(self, ev: Mapping[str, Any]) -> None:
-        """An object whose other keys are read on first use, in order (the decoder hands over
-        each object but the usual ones replaced by a newer one: see the module docstring)."""
-        self.waiting.append(ev)
-        if len(self.waiting) > _WAITING_MAX:
+                self.keys.append("thinking")
+            self.thoughts.append(thinking)
+        if usual:
+            if self.usual:
+                self.newest = ev  # it replaces each value the usual object before it set
+                return
+            self.usual = True  # the first one waits in its place
+        waiting = self.waiting
+        if self.newest is not None:
+            waiting.append(self.newest)
+            self.newest = None
+        waiting.append(ev)
+        if len(waiting) > _WAITING_MAX:
             self._settle()
 
     def _settle(self) -> None:
         """Read the waiting objects' other keys, in order (the last non-null value wins)."""
+        if self.newest is not None:
+            self.waiting.append(self.newest)
+            self.newest = None
         waiting, self.waiting = self.waiting, []
         base = self.base
         for ev in waiting:
