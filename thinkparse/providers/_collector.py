@@ -166,12 +166,7 @@ class Collector:
         router = self._router
         if router is None:
             if self._dedicated:  # the route a router would take for good (P4): no router
-                self._vis.append(text)
-                d = self.delta
-                if d is EMPTY_DELTA:
-                    self.delta = _new_delta(Delta, (text, ""))
-                else:
-                    self.delta = _new_delta(Delta, (d[0] + text, d[1]))
+                self._release(text, "")
                 return
             if self.model is not None:
                 made = model_scanner(self.model)  # P13: the model's preset (no option given)
