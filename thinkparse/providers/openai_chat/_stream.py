@@ -103,38 +103,29 @@ class Decoder:
             refusal = rc = r = items = None
             for k, v in delta.items():
                 parts.append((k, v))
-                if type(v) is str and k in _TEXT:
-                    if k == "content":
-                        if v:
-                            self._after_text = True
-                            out.visible(v)
-                    elif k == "reasoning_content":
-                        rc = v
-                    elif k == "reasoning":
-                        r = v
-                    else:
-                        refusal = v
-                    continue
-                if v is None or not (k in _TEXT or k == "reasoning_details"):
-                    continue
-                where = ("choices", i, key)
+                if type(v) is not str:  # (a string subclass is read as a string below)
+                    if v is None or not (k in _TEXT or k == "reasoning_details"):
+                        continue
+                    where = ("choices", i, key)
+                    if k == "reasoning_details":
+                        items = opt_list(delta, k, where)
+                        continue
+                    if k == "content" and not isinstance(v, str):
+                        if not isinstance(v, (list, tuple)):
+                            raise shape_error(where, k, "a string, an array or null", v)
+                        self._chunks(v, (where, k))
+                        continue
+                    v = opt_str(delta, k, where)
                 if k == "content":
-                    if isinstance(v, str):
-                        self._text(v)
-                    elif isinstance(v, (list, tuple)):
-                        self._chunks(v, (where, "content"))
-                    else:
-                        raise shape_error(where, "content", "a string, an array or null", v)
-                elif k == "reasoning_details":
-                    items = opt_list(delta, k, where)
-                else:
-                    text = opt_str(delta, k, where)
-                    if k == "refusal":
-                        refusal = text
-                    elif k == "reasoning":
-                        r = text
-                    else:
-                        rc = text
+                    if v:
+                        self._after_text = True
+                        out.visible(v)
+                elif k == "reasoning_content":
+                    rc = v
+                elif k == "reasoning":
+                    r = v
+                elif k == "refusal":
+                    refusal = v
             if refusal:
                 self._text(refusal)
             if not (items and self._details(items, ("choices", i, key, "reasoning_details"))):
