@@ -120,7 +120,7 @@ class InlineRouter:
         self._head = ""
         self._scanner: Any = None
         self._scan_released = False
-        self._harmony: Optional[HarmonyScanner] = None
+        self._harmony: Any = None  # the HarmonyScanner of the harmony route
 
     def feed(self, text: str, dedicated: bool, released: bool) -> tuple[str, str]:
         """Route ``text``; ``dedicated``: dedicated reasoning was seen (P4)."""
@@ -174,9 +174,7 @@ class InlineRouter:
         return r
 
     def _harmony_feed(self, text: str, released: bool, final: bool = False) -> tuple[str, str]:
-        h = self._harmony
-        if h is None:  # pragma: no cover - set together with the route
-            return "", ""
+        h = self._harmony  # (set together with the route)
         h.separate = released and not h.released
         v, r = h.close() if final else h.feed(text)
         return v, r
@@ -202,10 +200,7 @@ class InlineRouter:
             # means the text was changed; nothing of the stream is kept to compare.
             sc = self._scanner
             return bool(self._sir or self._scan_released or sc.tag_consumed or sc.had_block)
-        if self.route == HARMONY_ROUTE:
-            h = self._harmony
-            return h is not None and h.found
-        return False
+        return self.route == HARMONY_ROUTE and bool(self._harmony.found)
 
     @property
     def harmony(self) -> bool:
@@ -240,12 +235,7 @@ def inline_sections(fmt: str, text: str, think: Optional[dict[str, Any]]) -> lis
 
 
 def _stripped(sections: list[list[str]]) -> list[str]:
-    out = []
-    for pieces in sections:
-        s = "".join(pieces).strip()
-        if s:
-            out.append(s)
-    return out
+    return [s for s in ("".join(pieces).strip() for pieces in sections) if s]
 
 
 def _sections(text: str, options: dict[str, Any]) -> tuple[list[list[str]], Optional[int]]:

@@ -91,21 +91,15 @@ def normalize(
     if choice or type(choice) is not int:
         choice = check_choice(choice)
         check_family_choice(family, choice)
-    given = think_options(
-        (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset),
-        True
-    )
+    given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
+                           preset), True)
     visible, segments, fmt, redacted, signatures, figures, reason = family.read(d, choice)
     reasoning = None
     if segments:  # P2: the readable segments joined with a blank line
-        if len(segments) == 1:
-            reasoning = segments[0]
-        else:
-            reasoning = SEPARATOR.join([s for s in segments if s and not s.isspace()])
-        if not reasoning or reasoning.isspace():
-            reasoning = None
+        reasoning = segments[0] if len(segments) == 1 else SEPARATOR.join(
+            [s for s in segments if s and not s.isspace()])
     inline = None
-    if reasoning is None and visible and not redacted:
+    if visible and not redacted and (not reasoning or reasoning.isspace()):
         # P3: inline markup, split with the caller's options, else the model's preset (P13)
         if given is None:
             think, split = model_split(family.model(d))
