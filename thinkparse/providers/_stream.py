@@ -88,10 +88,8 @@ class StreamNormalizer:
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
     ) -> None:
-        given = think_options(
-            (tags, delimiters, start_in_reasoning, code_aware, max_tentative, preset),
-            False
-        )
+        given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
+                               preset), False)
         self._given = given is not None
         self._out = Collector(DEFAULT_STREAM if given is None else stream_scanner(given))
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
