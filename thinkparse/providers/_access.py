@@ -261,15 +261,12 @@ def chosen(
         ResponseShapeError: an element looked at is not an object.
     """
     if choice < len(items):
-        c = items[choice]
-        if type(c) is not dict:
-            c = item_map(c, where, choice)
+        c = item_map(items[choice], where, choice)
         idx = c.get("index")
         if idx is None or idx == choice:
             return choice, c
     for i, c in enumerate(items):
-        if type(c) is not dict:
-            c = item_map(c, where, i)
+        c = item_map(c, where, i)
         if c.get("index") == choice:
             return i, c
     return None
@@ -321,14 +318,11 @@ def count_figures(
     r = None
     if details is not None:
         det_key, r_key = details
-        det = u.get(det_key)
+        det = opt_map(u, det_key, where)
         if det is not None:
-            if type(det) is not dict:
-                det = opt_map(u, det_key, where)
-            if det is not None:
-                r = det.get(r_key)
-                if type(r) not in ok:
-                    r = opt_int(det, r_key, (where, det_key))
+            r = det.get(r_key)
+            if type(r) not in ok:
+                r = opt_int(det, r_key, (where, det_key))
     return Figures((i, o, t, r))
 
 

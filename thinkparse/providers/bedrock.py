@@ -82,21 +82,14 @@ def _item(
     text = c.get("text")
     if text is not None and type(text) is not str:
         text = opt_str(c, "text", where)
-    rc = c.get("reasoningContent")
+    rc = opt_map(c, "reasoningContent", where)
     if rc is None:
         return text, None, None, False
-    if type(rc) is not dict:
-        rc = opt_map(c, "reasoningContent", where)
-        if rc is None:
-            return text, None, None, False
     rwhere: Where = (where, "reasoningContent")
     holder = rc
-    rt = rc.get("reasoningText")
+    rt = opt_map(rc, "reasoningText", rwhere)
     if rt is not None:
-        if type(rt) is not dict:
-            rt = opt_map(rc, "reasoningText", rwhere)
-        if rt is not None:
-            holder, rwhere = rt, (rwhere, "reasoningText")
+        holder, rwhere = rt, (rwhere, "reasoningText")
     rtext = holder.get("text")
     if rtext is not None and type(rtext) is not str:
         rtext = opt_str(holder, "text", render(rwhere))

@@ -61,12 +61,9 @@ def _fields(d: Mapping[str, Any]) -> tuple[Optional[Mapping[str, Any]], Optional
                                            Optional[str]]:
     """``(message, answer text, thinking)`` of a chat or generate object (texts as received,
     ``None`` when absent)."""
-    msg = d.get("message")
+    msg = opt_map(d, "message", "")
     if msg is not None:
-        if type(msg) is not dict:
-            msg = opt_map(d, "message", "")
-        if msg is not None:
-            return msg, opt_str(msg, "content", "message"), opt_str(msg, "thinking", "message")
+        return msg, opt_str(msg, "content", "message"), opt_str(msg, "thinking", "message")
     if "response" in d or "thinking" in d:
         return None, opt_str(d, "response", ""), opt_str(d, "thinking", "")
     if "done" in d or d.get("type") in ("ping", "error"):
