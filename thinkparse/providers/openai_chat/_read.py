@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
 from ..._errors import ResponseShapeError
-from ..._types import ReasoningBlock
+from ..._types import BlockKind, ReasoningBlock
 from .._access import (
     COUNT_TYPES,
     Figures,
@@ -41,6 +41,9 @@ PROVIDER = "openai_chat"
 _FIELDS = ("reasoning_content", "reasoning")
 _TEXT = frozenset({"content", "refusal", *_FIELDS})
 _NO_FIGURES = Figures((None, None, None, None))
+#: The block kind of each ``reasoning_details`` type (also the key of a readable one's text).
+_DETAIL_KINDS: dict[Any, BlockKind] = {
+    "reasoning.text": "text", "reasoning.summary": "summary", "reasoning.encrypted": "opaque"}
 
 
 
@@ -227,18 +230,12 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
         return []
     out = []
     for m in maps(msg.get("reasoning_details")):
-        t = m.get("type")
-        if t not in ("reasoning.text", "reasoning.summary", "reasoning.encrypted"):
-            continue
-        if t == "reasoning.encrypted":
-            out.append(block(PROVIDER, "opaque", "", m, data=text_of(m.get("data")),
-                             id=m.get("id")))
-        elif t == "reasoning.summary":
-            out.append(block(PROVIDER, "summary", text_of(m.get("summary")) or "", m,
-                             id=m.get("id")))
-        else:
-            out.append(block(PROVIDER, "text", text_of(m.get("text")) or "", m,
-                             signature=text_of(m.get("signature")), id=m.get("id")))
+        kind = _DETAIL_KINDS.get(m.get("type"))
+        if kind is not None:
+            text = "" if kind == "opaque" else text_of(m.get(kind)) or ""
+            out.append(block(PROVIDER, kind, text, m, id=m.get("id"),
+                             signature=text_of(m.get("signature")) if kind == "text" else None,
+                             data=text_of(m.get("data")) if kind == "opaque" else None))
     if not any(b.kind != "opaque" for b in out):
         wire = {k: msg[k] for k in _FIELDS if isinstance(msg.get(k), str)}
         if wire and (not out or any(readable(v) for v in wire.values())):
@@ -249,8 +246,7 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
         if m.get("type") == "thinking":
             th = m.get("thinking")
             text = th if isinstance(th, str) else "".join(
-                x["text"] for x in map(as_map, as_list(th))
-                if x is not None and isinstance(x.get("text"), str))
+                x["text"] for x in maps(th) if isinstance(x.get("text"), str))
             out.append(block(PROVIDER, "text", text, m))
     return out
 
