@@ -21,9 +21,4 @@ from ._registry import FAMILIES
 from ._stream import StreamNormalizer
 from ._turn import to_message
 
-__all__ = [
-    "FAMILIES",
-    "StreamNormalizer",
-    "normalize",
-    "to_message",
-]
+__all__ = ["FAMILIES", "StreamNormalizer", "normalize", "to_message"]

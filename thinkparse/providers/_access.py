@@ -132,20 +132,13 @@ def join_path(where: Where, key: Any) -> str:
     return f"{where}.{key}" if where else str(key)
 
 
+#: How an error names a value of the wrong type, by the first of these types it is.
+_KINDS = ((type(None), "null"), (bool, "a boolean"), ((int, float), "a number"),
+          (str, "a string"), (Mapping, "an object"), ((list, tuple), "an array"))
+
+
 def _kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, Mapping):
-        return "an object"
-    if isinstance(value, (list, tuple)):
-        return "an array"
-    return type(value).__name__
+    return next((name for t, name in _KINDS if isinstance(value, t)), type(value).__name__)
 
 
 def shape_error(where: Where, key: Any, expected: str, value: Any) -> ResponseShapeError:
@@ -292,12 +285,8 @@ class Figures(tuple[Optional[int], Optional[int], Optional[int], Optional[int]])
         return "Figures(input={!r}, output={!r}, total={!r}, reasoning={!r})".format(*self)
 
 
-def count_figures(
-    u: Mapping[str, Any],
-    where: Where,
-    counts: tuple[str, str, Optional[str]],
-    details: Optional[tuple[str, str]] = None,
-) -> Figures:
+def count_figures(u: Mapping[str, Any], where: Where, counts: tuple[str, str, Optional[str]],
+                  details: Optional[tuple[str, str]] = None) -> Figures:
     """The :class:`Figures` of one usage object, under the family's key names.
 
     Args:
@@ -326,12 +315,8 @@ def count_figures(
     return Figures((i, o, t, r))
 
 
-def usage_at(
-    d: Mapping[str, Any],
-    where: Where,
-    counts: tuple[str, str, Optional[str]],
-    details: Optional[tuple[str, str]] = None,
-) -> Optional[Figures]:
+def usage_at(d: Mapping[str, Any], where: Where, counts: tuple[str, str, Optional[str]],
+             details: Optional[tuple[str, str]] = None) -> Optional[Figures]:
     """The :func:`count_figures` of ``d["usage"]``, ``None`` when it is absent or null."""
     u = d.get("usage")
     if u is not None and type(u) is not dict:

@@ -62,17 +62,9 @@ def finish_text(reason: Any) -> Optional[str]:
     return None
 
 
-def assemble(
-    visible: str,
-    reasoning: Optional[str],
-    fmt: str,
-    redacted: bool,
-    signatures: Optional[list[str]],
-    figures: Optional[Figures],
-    finish_reason: Any,
-    provider: str,
-    turn: Any,
-) -> Extraction:
+def assemble(visible: str, reasoning: Optional[str], fmt: str, redacted: bool,
+             signatures: Optional[list[str]], figures: Optional[Figures], finish_reason: Any,
+             provider: str, turn: Any) -> Extraction:
     """The :class:`~thinkparse.Extraction` of finished parts (both roads).
 
     Args:
@@ -100,17 +92,9 @@ _EMPTY_USAGE = Usage()
 _new = object.__new__
 
 
-def _fast_result(
-    visible: str,
-    reasoning: Optional[str],
-    redacted: bool,
-    signatures: tuple[str, ...],
-    provider: str,
-    fmt: str,
-    figures: Optional[Figures],
-    finish_reason: Optional[str],
-    turn: Any,
-) -> Extraction:
+def _fast_result(visible: str, reasoning: Optional[str], redacted: bool,
+                 signatures: tuple[str, ...], provider: str, fmt: str, figures: Optional[Figures],
+                 finish_reason: Optional[str], turn: Any) -> Extraction:
     # The frozen dataclasses' __init__ costs about a microsecond for the two objects; filling
     # their own (key-sharing) __dict__ gives an equal object at a third of the cost: the last
     # step of every normalize and every stream's close() (docs/behaviour.md#performance).
@@ -141,17 +125,9 @@ def _fast_result(
     return e
 
 
-def _plain_result(
-    visible: str,
-    reasoning: Optional[str],
-    redacted: bool,
-    signatures: tuple[str, ...],
-    provider: str,
-    fmt: str,
-    figures: Optional[Figures],
-    finish_reason: Optional[str],
-    turn: Any,
-) -> Extraction:
+def _plain_result(visible: str, reasoning: Optional[str], redacted: bool,
+                  signatures: tuple[str, ...], provider: str, fmt: str, figures: Optional[Figures],
+                  finish_reason: Optional[str], turn: Any) -> Extraction:
     if figures is None:
         usage = _EMPTY_USAGE
     else:

@@ -170,15 +170,8 @@ class Family:
     """Payloads may hold several choices (W4)."""
 
 
-def block(
-    provider: str,
-    kind: BlockKind,
-    text: str,
-    wire: Any,
-    signature: Optional[str] = None,
-    data: Optional[str] = None,
-    id: Any = None,
-) -> ReasoningBlock:
+def block(provider: str, kind: BlockKind, text: str, wire: Any, signature: Optional[str] = None,
+          data: Optional[str] = None, id: Any = None) -> ReasoningBlock:
     """A :class:`~thinkparse.ReasoningBlock`: ``kind`` is the readable kind (``"text"`` or
     ``"summary"``) or ``"opaque"``; a block whose text is not readable is opaque (X1)."""
     if not readable(text):

@@ -52,14 +52,8 @@ class Turn:
 
     __slots__ = ("_blocks", "_choice", "_family", "_inline", "_response", "_stream", "provider")
 
-    def __init__(
-        self,
-        provider: str,
-        response: Optional[Mapping[str, Any]],
-        choice: int,
-        stream: Optional[Any],
-        inline: Optional[Inline] = None,
-    ) -> None:
+    def __init__(self, provider: str, response: Optional[Mapping[str, Any]], choice: int,
+                 stream: Optional[Any], inline: Optional[Inline] = None) -> None:
         self.provider = provider
         self._family: Family = REGISTRY[provider]
         self._response = response  # None for a stream until first use

@@ -145,14 +145,8 @@ class OllamaAccumulator(Accumulator):
         self.newest: Optional[Mapping[str, Any]] = None  # the newest usual object, after them
         self.usual = False  # a usual object is waiting or read (its keys have their places)
 
-    def add(
-        self,
-        ev: Mapping[str, Any],
-        msg: Optional[Mapping[str, Any]],
-        text: Optional[str],
-        thinking: Optional[str],
-        usual: bool,
-    ) -> None:
+    def add(self, ev: Mapping[str, Any], msg: Optional[Mapping[str, Any]], text: Optional[str],
+            thinking: Optional[str], usual: bool) -> None:
         """One object, with the message and the text pieces the decoder read from it, and
         whether it has the usual shape (see the module docstring)."""
         if text is not None:
