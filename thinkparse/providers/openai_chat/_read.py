@@ -5,7 +5,7 @@ See :mod:`thinkparse.providers.openai_chat` for the wire facts and the decisions
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple, Optional
 
 from ..._errors import ResponseShapeError
@@ -100,12 +100,21 @@ def thinking_text(v: Any, where: Where) -> str:
     return "".join(texts)
 
 
-def _part_text(part: Mapping[str, Any], where: Where, i: int) -> str:
-    """The answer text of a content chunk that is not a thinking chunk."""
-    t = part.get("type")
-    if t == "text" or t == "output_text" or (t is None and "text" in part):
-        return opt_str(part, "text", (where, i)) or ""
-    return (opt_str(part, "refusal", (where, i)) or "") if t == "refusal" else ""
+def content_parts(items: Sequence[Any], where: Where) -> Iterator[tuple[bool, str]]:
+    """``(is_thinking, text)`` of each chunk of a content list, in order: Mistral ``thinking``
+    chunks, and the answer's text and refusal chunks (other chunks give ``""``)."""
+    for i, part in enumerate(items):
+        if isinstance(part, str):
+            yield False, part
+            continue
+        part = item_map(part, where, i)
+        t = part.get("type")
+        if t == "thinking":
+            yield True, thinking_text(part.get("thinking"), (where, i))
+        elif t == "text" or t == "output_text" or (t is None and "text" in part):
+            yield False, opt_str(part, "text", (where, i)) or ""
+        else:
+            yield False, (opt_str(part, "refusal", (where, i)) or "") if t == "refusal" else ""
 
 
 class Details(NamedTuple):
@@ -123,7 +132,9 @@ def details(items: Sequence[Any], where: Where) -> Details:
     redacted = False
     for i, e in enumerate(items):
         m = item_map(e, where, i)
-        text = _detail(m, (where, i), sigs)
+        text, sig = _detail(m, (where, i))
+        if sig:
+            sigs.append(sig)
         if text is None:
             redacted = True
         elif text:
@@ -132,17 +143,16 @@ def details(items: Sequence[Any], where: Where) -> Details:
     return Details(["".join(g) for g in groups.values()], sigs, redacted)
 
 
-def _detail(e: Mapping[str, Any], where: Where, sigs: list[str]) -> Optional[str]:
-    """One detail's text (``""``: none); ``None`` for an encrypted one with data (P6)."""
+def _detail(e: Mapping[str, Any], where: Where) -> tuple[Optional[str], Optional[str]]:
+    """One detail's text (``""``: none; ``None`` for an encrypted one with data, P6) and
+    signature."""
     t = e.get("type")
     if t == "reasoning.text":
         sig = signature_text(e.get("signature"), where, "signature")
-        if sig:
-            sigs.append(sig)
-        return opt_str(e, "text", where) or ""
+        return opt_str(e, "text", where) or "", sig
     if t == "reasoning.summary":
-        return opt_str(e, "summary", where) or ""
-    return None if t == "reasoning.encrypted" and e.get("data") else ""
+        return opt_str(e, "summary", where) or "", None
+    return (None if t == "reasoning.encrypted" and e.get("data") else ""), None
 
 
 # --- whole responses ---------------------------------------------------------------------------
@@ -174,15 +184,9 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     content = msg.get("content")
     thinking: list[str] = []
     if isinstance(content, (list, tuple)):
-        texts = []
-        for j, part in enumerate(content):
-            if not isinstance(part, str):
-                part = item_map(part, (where, "content"), j)
-                if part.get("type") == "thinking":
-                    thinking.append(thinking_text(part.get("thinking"), (where, "content", j)))
-                    continue
-                part = _part_text(part, (where, "content"), j)
-            texts.append(part)
+        texts: list[str] = []
+        for is_thinking, text in content_parts(content, (where, "content")):
+            (thinking if is_thinking else texts).append(text)
         content = "".join(texts)
     elif content is not None and not isinstance(content, str):
         raise shape_error(where, "content", "a string, an array or null", content)

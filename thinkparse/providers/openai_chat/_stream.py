@@ -25,7 +25,7 @@ from .._access import (
 from .._assemble import BLOCKS, FIELD
 from .._collector import Collector, SegmentKey
 from .._family import KEEP_ALIVE, Accumulator
-from ._read import _FIELDS, _TEXT, _detail, _part_text, thinking_text, usage_figures
+from ._read import _FIELDS, _TEXT, _detail, content_parts, usage_figures
 
 _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
@@ -142,9 +142,8 @@ class Decoder:
         had_text = False
         for j, e in enumerate(items):
             e = item_map(e, where, j)
-            sigs: list[str] = []
-            text = _detail(e, (where, j), sigs)
-            out.signature(sigs[0] if sigs else None)
+            text, sig = _detail(e, (where, j))
+            out.signature(sig)
             if text is None:
                 out.redact()
             elif text:
@@ -159,16 +158,10 @@ class Decoder:
             self.out.visible(text)
 
     def _chunks(self, items: Sequence[Any], where: Where) -> None:
-        for i, part in enumerate(items):
-            if isinstance(part, str):
-                self._text(part)
-                continue
-            part = item_map(part, where, i)
-            if part.get("type") != "thinking":
-                self._text(_part_text(part, where, i))
-                continue
-            text = thinking_text(part.get("thinking"), (where, i))
-            if text:
+        for is_thinking, text in content_parts(items, where):
+            if not is_thinking:
+                self._text(text)
+            elif text:
                 if self._after_text:
                     self._chunk_segment = SegmentKey("chunk", self._chunk_segment.index + 1)
                     self._after_text = False
