@@ -164,6 +164,15 @@ def req_array(d: Mapping[str, Any], key: str, where: Where = "") -> Any:
     return v
 
 
+def req_map(d: Mapping[str, Any], key: str, where: Where = "") -> Mapping[str, Any]:
+    """The object ``d[key]`` (models converted, P7); absent or null raises, and so does another
+    type (as :func:`opt_map` does)."""
+    m = opt_map(d, key, where)
+    if m is None:
+        raise missing(where, key, "an object")
+    return m
+
+
 def opt_str(d: Mapping[str, Any], key: str, where: Where) -> Optional[str]:
     """``d[key]`` when it is a string, ``None`` when absent or null."""
     v = d.get(key)

@@ -51,6 +51,7 @@ from ._access import (
     opt_map,
     opt_str,
     req_array,
+    req_map,
     shape_error,
     signature_text,
     signed,
@@ -141,9 +142,7 @@ class Decoder:
         if t == "content_block_delta":
             delta = ev.get("delta")
             if type(delta) is not dict:
-                delta = opt_map(ev, "delta", "")
-                if delta is None:
-                    raise missing("", "delta", "an object")
+                delta = req_map(ev, "delta")
             idx = ev.get("index")
             if idx is not None and type(idx) is not int:
                 idx = opt_index(ev, "index", "")
@@ -185,10 +184,7 @@ class Decoder:
             thinking.had_text = True
             self.out.reasoning(thinking.segment, text, BLOCKS)
         elif t == "content_block_start":
-            started = opt_map(ev, "content_block", "")
-            if started is None:
-                raise missing("", "content_block", "an object")
-            self._start(opt_index(ev, "index", ""), started, "content_block")
+            self._start(opt_index(ev, "index", ""), req_map(ev, "content_block"), "content_block")
             self.acc.keep(ev)
         elif t == "content_block_stop":
             self._stop(opt_index(ev, "index", ""))

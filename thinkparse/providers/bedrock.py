@@ -42,12 +42,12 @@ from ._access import (
     item_map,
     jsonify,
     maps,
-    missing,
     opt_index,
     opt_map,
     opt_str,
     render,
-    shape_error,
+    req_array,
+    req_map,
     signature_text,
     signed,
     text_of,
@@ -101,21 +101,8 @@ def _item(
 
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Converse`` response."""
-    output = d.get("output")
-    if type(output) is not dict:
-        output = opt_map(d, "output", "")
-        if output is None:
-            raise missing("", "output", "an object")
-    message = output.get("message")
-    if type(message) is not dict:
-        message = opt_map(output, "message", "output")
-        if message is None:
-            raise missing("output", "message", "an object")
-    content = message.get("content")
-    if content is None:
-        raise missing("output.message", "content", "an array")
-    if not isinstance(content, (list, tuple)):
-        raise shape_error("output.message", "content", "an array", content)
+    content = req_array(req_map(req_map(d, "output"), "message", "output"), "content",
+                        "output.message")
     visible: list[str] = []
     segments: list[str] = []
     sigs: list[str] = []
