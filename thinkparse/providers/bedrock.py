@@ -82,14 +82,17 @@ def _item(
     text = c.get("text")
     if text is not None and type(text) is not str:
         text = opt_str(c, "text", where)
-    rc = opt_map(c, "reasoningContent", where)
+    rc = c.get("reasoningContent")
     if rc is None:
         return text, None, None, False
+    if type(rc) is not dict:
+        rc = req_map(c, "reasoningContent", where)
     rwhere: Where = (where, "reasoningContent")
     holder = rc
-    rt = opt_map(rc, "reasoningText", rwhere)
+    rt = rc.get("reasoningText")
     if rt is not None:
-        holder, rwhere = rt, (rwhere, "reasoningText")
+        holder = rt if type(rt) is dict else req_map(rc, "reasoningText", rwhere)
+        rwhere = (rwhere, "reasoningText")
     rtext = holder.get("text")
     if rtext is not None and type(rtext) is not str:
         rtext = opt_str(holder, "text", render(rwhere))
@@ -101,8 +104,13 @@ def _item(
 
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole ``Converse`` response."""
-    content = req_array(req_map(req_map(d, "output"), "message", "output"), "content",
-                        "output.message")
+    output = d.get("output")
+    if type(output) is not dict:
+        output = req_map(d, "output")
+    message = output.get("message")
+    if type(message) is not dict:
+        message = req_map(output, "message", "output")
+    content = req_array(message, "content", "output.message")
     visible: list[str] = []
     segments: list[str] = []
     sigs: list[str] = []
