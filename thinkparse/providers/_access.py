@@ -316,7 +316,9 @@ def count_figures(u: Mapping[str, Any], where: Where, counts: tuple[str, str, Op
     r = None
     if details is not None:
         det_key, r_key = details
-        det = opt_map(u, det_key, where)
+        det = u.get(det_key)
+        if det is not None and type(det) is not dict:
+            det = opt_map(u, det_key, where)
         if det is not None:
             r = det.get(r_key)
             if type(r) not in ok:

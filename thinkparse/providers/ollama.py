@@ -40,8 +40,8 @@ from ._access import (
     jsonify,
     missing,
     opt_int,
-    opt_map,
     opt_str,
+    req_map,
     top_model,
 )
 from ._assemble import FIELD, Parts
@@ -61,8 +61,9 @@ def _fields(d: Mapping[str, Any]) -> tuple[Optional[Mapping[str, Any]], Optional
                                            Optional[str]]:
     """``(message, answer text, thinking)`` of a chat or generate object (texts as received,
     ``None`` when absent)."""
-    msg = opt_map(d, "message", "")
+    msg = d.get("message")
     if msg is not None:
+        msg = msg if type(msg) is dict else req_map(d, "message")
         return msg, opt_str(msg, "content", "message"), opt_str(msg, "thinking", "message")
     if "response" in d or "thinking" in d:
         return None, opt_str(d, "response", ""), opt_str(d, "thinking", "")
