@@ -146,12 +146,9 @@ class Collector:
     def usage(self, figures: Figures) -> None:
         """Figures a part reported; ``None`` leaves a figure as it was (P12)."""
         old = self._figures
-        if old is None:
-            self._figures = figures
-        elif None in figures:
-            self._figures = Figures(o if n is None else n for n, o in zip(figures, old))
-        else:
-            self._figures = figures
+        if old is not None and None in figures:
+            figures = Figures(o if n is None else n for n, o in zip(figures, old))
+        self._figures = figures
 
     def finish(self, reason: Any) -> None:
         """The finish reason as reported (a non-empty string; others are ignored, W4)."""
@@ -182,10 +179,7 @@ class Collector:
 
     def error_event(self, event: Mapping[str, Any]) -> None:
         """The wire reported an error (an ``error`` event); kept in :attr:`errors`."""
-        if self.errors is None:
-            self.errors = [event]
-        else:
-            self.errors.append(event)
+        self.errors = [*(self.errors or ()), event]
 
     def response_started(self) -> None:
         """An event said a response begins (``message_start``, ``response.created``...)."""

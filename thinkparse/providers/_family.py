@@ -87,10 +87,7 @@ class Accumulator:
 
     def fail(self, error: ResponseShapeError) -> None:
         """Record an error met while building the response; :meth:`check` raises the first."""
-        if self.errors is None:
-            self.errors = [error]
-        else:
-            self.errors.append(error)
+        self.errors = [*(self.errors or ()), error]
 
     def check(self) -> None:
         """Raise the first error met while building the response (X2)."""
@@ -119,10 +116,7 @@ class ItemPieces(Accumulator):
     def field(self, idx: Any, name: str) -> list[Any]:
         """The list of item ``idx``'s ``name`` pieces, to which the decoder appends each piece
         as received (made on first use)."""
-        pieces = self.pieces.get((idx, name))
-        if pieces is None:
-            pieces = self.pieces[idx, name] = []
-        return pieces
+        return self.pieces.setdefault((idx, name), [])
 
 
 class Decoder(Protocol):

@@ -204,10 +204,8 @@ class ChatAccumulator(Accumulator):
     def _text(self, key: str, piece: str) -> None:
         if key == "content" and self.chunks is not None:
             self._chunk({"type": "text", "text": piece})
-        elif key in self.fields:
-            self.fields[key].append(piece)
         else:
-            self.fields[key] = [piece]
+            self.fields.setdefault(key, []).append(piece)
 
     def _value(self, key: str, v: Any) -> None:
         if key in _TEXT:
