@@ -296,14 +296,9 @@ class Figures(tuple[Optional[int], Optional[int], Optional[int], Optional[int]])
 
 def count_figures(u: Mapping[str, Any], where: Where, counts: tuple[str, str, Optional[str]],
                   details: Optional[tuple[str, str]] = None) -> Figures:
-    """The :class:`Figures` of one usage object, under the family's key names.
-
-    Args:
-        u: the usage object.
-        where: its JSON path, for errors.
-        counts: the keys of the input, output and (or ``None``) total counts.
-        details: the key of the details object and of the reasoning count inside it.
-    """
+    """The :class:`Figures` of the usage object ``u`` (at ``where``) under the family's key
+    names: ``counts`` names the input, output and (or ``None``) total counts, ``details`` the
+    details object and the reasoning count inside it."""
     in_key, out_key, total_key = counts
     i = u.get(in_key)
     o = u.get(out_key)

@@ -65,16 +65,9 @@ def finish_text(reason: Any) -> Optional[str]:
 def assemble(visible: str, reasoning: Optional[str], fmt: str, redacted: bool,
              signatures: Optional[list[str]], figures: Optional[Figures], finish_reason: Any,
              provider: str, turn: Any) -> Extraction:
-    """The :class:`~thinkparse.Extraction` of finished parts (both roads).
-
-    Args:
-        visible: the answer text, after any inline split.
-        reasoning: the reasoning text; unreadable (empty, whitespace) gives ``None``.
-        fmt: its format (P11); ``"none"`` whatever it was when there is no reasoning.
-        redacted, signatures, figures, finish_reason: as reported.
-        provider: the family name.
-        turn: the decoded turn, or what builds it on first use (``Extraction._turn``).
-    """
+    """The :class:`~thinkparse.Extraction` of finished parts (both roads; the rules in the
+    module docstring): ``visible`` after any inline split, ``turn`` the decoded turn or what
+    builds it on first use (``Extraction._turn``), the rest as reported."""
     if not reasoning or reasoning.isspace():
         reasoning = None
         fmt = NONE

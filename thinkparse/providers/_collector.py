@@ -208,17 +208,11 @@ class Collector:
     def result(
         self, provider: str, choice: int, stream: Any, make_turn: Optional[Callable[..., Any]]
     ) -> Extraction:
-        """The :class:`~thinkparse.Extraction` of every part collected.
-
-        Args:
-            provider: the family name (``"unknown"`` for an empty stream).
-            choice: the choice read.
-            stream: the decoder's accumulator, which the turn reads the response from on first
-                use (X1, X2); ``None``: no turn.
-            make_turn: what builds the turn from ``(provider, response, choice, stream,
-                inline)`` on first use (:class:`._turn.Turn`, given by the caller: the
-                collector sits below the turn's modules).
-        """
+        """The :class:`~thinkparse.Extraction` of every part collected, for the family
+        ``provider`` (``"unknown"``: an empty stream) and the ``choice`` read.  The turn is built
+        on first use by ``make_turn`` (:class:`._turn.Turn`, given by the caller: the collector
+        sits below the turn's modules) from the decoder's accumulator ``stream`` (``None``: no
+        turn) (X1, X2)."""
         visible = "".join(self._vis)
         reasoning = "".join(self._rea)
         router = self._router
