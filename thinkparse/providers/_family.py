@@ -127,11 +127,8 @@ class Decoder(Protocol):
         """The accumulator the decoder feeds, from which the turn is read."""
 
     def event(self, ev: Mapping[str, Any], /) -> None:
-        """Decode one stream event into the collector's parts and the accumulator's pieces.
-
-        Raises:
-            ResponseShapeError: a field of the event is malformed.
-        """
+        """Decode one stream event into the collector's parts and the accumulator's pieces
+        (``ResponseShapeError`` for a malformed field)."""
 
     def close(self) -> None:
         """End of the stream: release what is held per message."""

@@ -132,10 +132,8 @@ def check_options(store: object, reasoning_field: object, binary: object) -> Mes
         raise TypeError(f"store must be a bool or None, not {type(store).__name__}")
     if reasoning_field is not None and reasoning_field is not False:
         if not isinstance(reasoning_field, str):
-            raise TypeError(
-                "reasoning_field must be a str, False or None, not "
-                f"{type(reasoning_field).__name__}"
-            )
+            raise TypeError("reasoning_field must be a str, False or None, not "
+                            f"{type(reasoning_field).__name__}")
         if not reasoning_field:
             raise ValueError("reasoning_field must not be empty")
     if binary not in ("base64", "bytes"):

@@ -54,7 +54,7 @@ from ._access import (
     opt_list,
     opt_map,
     opt_str,
-    shape_error,
+    req_map,
     signature_text,
     text_of,
     top_model,
@@ -102,23 +102,20 @@ def _content(
     and ``()`` where a level is missing)."""
     cands = d.get("candidates")
     if type(cands) is not list:
-        if cands is not None and not isinstance(cands, (list, tuple)):
-            raise shape_error("", "candidates", "an array or null", cands)
-        if not cands:
-            return None, None, ()
+        cands = opt_list(d, "candidates", "")
+    if not cands:
+        return None, None, ()
     c = cands[choice] if choice < len(cands) else None
     if type(c) is not dict or c.get("index", choice) != choice:  # (else chosen()'s first case)
-        found = chosen(cands, choice, "candidates") if cands else None
+        found = chosen(cands, choice, "candidates")
         if found is None:
             return None, None, ()
         c = found[1]
     content = c.get("content")
+    if content is None:
+        return c, None, ()
     if type(content) is not dict:
-        if content is None:
-            return c, None, ()
-        content = opt_map(c, "content", ("candidates", choice))
-        if content is None:
-            return c, None, ()
+        content = req_map(c, "content", ("candidates", choice))
     parts = content.get("parts")
     if type(parts) is not list:
         parts = opt_list(content, "parts", ("candidates", choice, "content")) or ()
