@@ -40,23 +40,19 @@ def _dump(dump: Any) -> Any:
     # not JSON mode: bytes stay bytes and are base64-encoded where read, with the standard
     # alphabet the REST wire uses (google-genai's JSON mode gives URL-safe base64 for thought
     # signatures).  ``exclude_unset`` keeps only what the server sent (X1).  When every
-    # argument set fails, the last error is the caller's own and propagates.
-    err: Optional[BaseException] = None
+    # argument set fails, the error of the plain call is the caller's own and propagates.
     for kwargs in _DUMP_ARGS:
         try:
             return dump(**kwargs)
-        except (TypeError, ValueError) as e:
-            err = e
-    if err is not None:
-        raise err
-    return None  # pragma: no cover - _DUMP_ARGS is not empty
+        except (TypeError, ValueError):
+            pass
+    return dump()
 
 
 _DUMP_ARGS: tuple[dict[str, bool], ...] = (
     {"by_alias": True, "exclude_unset": True, "warnings": False},
     {"by_alias": True, "exclude_unset": True},
     {"by_alias": True},
-    {},
 )
 
 

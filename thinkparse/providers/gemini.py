@@ -52,7 +52,6 @@ from ._access import (
     maps,
     opt_int,
     opt_list,
-    opt_map,
     opt_str,
     req_map,
     signature_text,
@@ -83,9 +82,7 @@ def usage_figures(d: Mapping[str, Any]) -> Optional[Figures]:
         if u is None:
             return None
     if type(u) is not dict:
-        u = opt_map(d, key, "")
-        if u is None:
-            return None
+        u = req_map(d, key)
     names = _CAMEL if key == "usageMetadata" else _SNAKE
     get = u.get
     p, c, t, r = get(names[0]), get(names[1]), get(names[2]), get(names[3])

@@ -241,8 +241,7 @@ class ChatAccumulator(Accumulator):
 
     def _chunk(self, ch: Mapping[str, Any]) -> None:
         chunks = self.chunks
-        if chunks is None:  # pragma: no cover - made by value()
-            return
+        assert chunks is not None  # (made by _value)
         t = ch.get("type")
         if t == "thinking":
             th = ch.get("thinking")
