@@ -28,9 +28,8 @@ Decisions where docs/behaviour.md is silent:
   signature (opaque); the signature stays on its part in ``wire``.
 * The stream's turn: consecutive text parts with the same ``thought`` value merge; a part
   carrying a signature ends the run, and a signature on an empty-text part goes onto the run it
-  ends; other parts (``functionCall``...) never merge.  Top-level keys: the first value wins
-  (the last for usage); a chunk whose keys were all met before only brings its usage, which is
-  kept as received and copied on first use.
+  ends; other parts (``functionCall``...) never merge.  Top-level keys: the first value wins;
+  usage: the last, kept as received and copied on first use.
 """
 
 from __future__ import annotations
@@ -68,7 +67,6 @@ PROVIDER = "gemini"
 _CAMEL = ("promptTokenCount", "candidatesTokenCount", "totalTokenCount", "thoughtsTokenCount")
 _SNAKE = ("prompt_token_count", "candidates_token_count", "total_token_count",
           "thoughts_token_count")
-_USAGE_KEYS = ("usageMetadata", "usage_metadata")
 _TEXT_KEYS = frozenset({"text", "thought", "thoughtSignature", "thought_signature"})
 
 
@@ -262,7 +260,7 @@ class GeminiAccumulator(Accumulator):
         self.choice = choice
         self.base: dict[str, Any] = {}
         self.seen: set[str] = set()  # the top-level keys met
-        self.usage: dict[str, Any] = {}  # the newest usage of chunks read no further
+        self.usage: dict[str, Any] = {}  # the newest usage, as received
         self.cand: dict[str, Any] = {}  # the candidate's keys, kept as received
         self.content_keys: dict[str, Any] = {}  # its content's keys, kept as received
         self.parts: list[dict[str, Any]] = []
@@ -275,28 +273,21 @@ class GeminiAccumulator(Accumulator):
         candidate and the content's parts, which the decoder reads (their pieces come back
         through :meth:`part`)."""
         c, content, parts = _content(ev, self.choice)
-        if self.seen.issuperset(ev):  # only the usage changes (the last value wins)
-            if "usageMetadata" in ev:
-                self.usage["usageMetadata"] = ev["usageMetadata"]
-            if "usage_metadata" in ev:
-                self.usage["usage_metadata"] = ev["usage_metadata"]
-        else:
-            self._usage()
+        if "usageMetadata" in ev:  # the last value wins, copied by build()
+            self.usage["usageMetadata"] = ev["usageMetadata"]
+        if "usage_metadata" in ev:
+            self.usage["usage_metadata"] = ev["usage_metadata"]
+        if not self.seen.issuperset(ev):  # the first value wins (usage: its place)
             self.seen.update(ev)
             base = self.base
             for k, v in ev.items():
-                if k != "candidates" and (k not in base or k in _USAGE_KEYS):
+                if k != "candidates" and k not in base:
                     base[k] = v if type(v) in SCALARS else jsonify(v)
         if c is not None:
             self.cand.update(c)  # the last value wins; "content" is left out by build()
             if content is not None:
                 self.content_keys.update(content)
         return c, parts
-
-    def _usage(self) -> None:
-        for k, v in self.usage.items():
-            self.base[k] = jsonify(v)
-        self.usage.clear()
 
     def part(self, p: Mapping[str, Any], text: Optional[str], sig: Optional[str]
              ) -> Optional[list[str]]:
@@ -323,7 +314,8 @@ class GeminiAccumulator(Accumulator):
         return self.run
 
     def build(self) -> dict[str, Any]:
-        self._usage()
+        for k, v in self.usage.items():
+            self.base[k] = jsonify(v)
         parts = []
         for part, pieces in zip(self.parts, self.texts):
             parts.append({"text": "".join(pieces), **part} if pieces is not None else part)

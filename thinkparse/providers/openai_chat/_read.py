@@ -1,7 +1,5 @@
-"""The Chat family's readers: usage, message fields, whole responses and the turn (X1, X2).
-
-See :mod:`thinkparse.providers.openai_chat` for the wire facts and the decisions.
-"""
+"""The Chat family's readers: usage, message fields, whole responses and the turn (X1, X2);
+the wire facts and the decisions are in :mod:`thinkparse.providers.openai_chat`."""
 
 from __future__ import annotations
 

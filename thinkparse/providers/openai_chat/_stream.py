@@ -1,7 +1,5 @@
-"""The Chat family's stream: the decoder and the accumulator of its turn (P9, X1, X2).
-
-See :mod:`thinkparse.providers.openai_chat` for the wire facts and the decisions.
-"""
+"""The Chat family's stream: the decoder and the accumulator of its turn (P9, X1, X2); the
+wire facts and the decisions are in :mod:`thinkparse.providers.openai_chat`."""
 
 from __future__ import annotations
 
