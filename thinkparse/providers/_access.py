@@ -72,11 +72,8 @@ def convert(obj: Any) -> Optional[Mapping[str, Any]]:
 
 
 def as_mapping(obj: Any, what: str) -> Mapping[str, Any]:
-    """The top-level input as a mapping (P7).
-
-    Raises:
-        TypeError: ``obj`` is not a mapping and has no usable ``model_dump()`` / ``to_dict()``.
-    """
+    """The top-level input as a mapping (P7); ``TypeError`` when ``obj`` is not a mapping and
+    has no usable ``model_dump()`` / ``to_dict()``."""
     if type(obj) is dict:
         return obj
     data = convert(obj)
@@ -248,16 +245,12 @@ def readable(text: Optional[str]) -> bool:
     return bool(text) and not text.isspace()  # type: ignore[union-attr]
 
 
-def chosen(
-    items: Sequence[Any], choice: int, where: str
-) -> Optional[tuple[int, Mapping[str, Any]]]:
+def chosen(items: Sequence[Any], choice: int, where: str
+           ) -> Optional[tuple[int, Mapping[str, Any]]]:
     """``(position, element)`` of the element of ``items`` whose ``index`` is ``choice`` (W4):
     the one at position ``choice`` unless it names another index, else the first that names
-    ``choice``; ``None`` when there is none.
-
-    Raises:
-        ResponseShapeError: an element looked at is not an object.
-    """
+    ``choice``; ``None`` when there is none (``ResponseShapeError`` for an element looked at
+    that is not an object)."""
     if choice < len(items):
         c = item_map(items[choice], where, choice)
         idx = c.get("index")

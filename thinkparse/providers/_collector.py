@@ -37,7 +37,7 @@ from .._spec import SEPARATOR
 from .._types import EMPTY_DELTA, Delta, Extraction
 from ._access import Figures
 from ._assemble import HARMONY, TAGS, assemble, finish_text
-from ._inline import InlineRouter
+from ._inline import HARMONY_ROUTE, InlineRouter
 from ._options import StreamScanner, model_scanner
 
 
@@ -56,13 +56,9 @@ _new_delta = tuple.__new__
 
 
 class Collector:
-    """Collects the parts of one streamed message (see the module docstring).
-
-    Args:
-        scanner: the stream's inline scanner: its factory, whether it starts in reasoning and
-            the checked options it was made from (:mod:`._options`).  When no option was
-            given, set :attr:`model` to use the preset of the model the stream names.
-    """
+    """Collects the parts of one streamed message (see the module docstring) with the
+    stream's inline ``scanner`` (its factory, whether it starts in reasoning and its checked
+    options, :mod:`._options`); when no option was given, :attr:`model` selects the preset."""
 
     __slots__ = (
         "_dedicated", "_figures", "_fmt", "_pending", "_pending_key", "_rea",
@@ -221,7 +217,7 @@ class Collector:
             visible = visible.strip()
             reasoning = reasoning.strip()
         if fmt is None:
-            fmt = HARMONY if router is not None and router.harmony else TAGS
+            fmt = HARMONY if router is not None and router.route == HARMONY_ROUTE else TAGS
         turn = None
         if make_turn is not None and stream is not None:
             # Inline sections are found again from the content on first use (X1).

@@ -64,13 +64,9 @@ from ._options import Splitter
 def split_inline(
     text: str, think: Optional[dict[str, Any]], split: Splitter
 ) -> Optional[tuple[str, Optional[str], str]]:
-    """P3: ``(visible, reasoning, format)`` when ``text`` carries inline markup, else ``None``.
-
-    Args:
-        text: the answer text.
-        think: the checked one-shot options ``split`` was made from (``None``: the defaults).
-        split: the ``<think>`` splitter of those options.
-    """
+    """P3: ``(visible, reasoning, format)`` when ``text`` carries inline markup, else ``None``;
+    ``split`` is the ``<think>`` splitter of the checked one-shot options ``think`` (``None``:
+    the defaults)."""
     if think is None and "<" not in text and "assistantfinal" not in text:
         # The defaults' usual answer: no tag and no harmony token can start without a "<",
         # and the stripped harmony form needs "assistantfinal".
@@ -202,22 +198,12 @@ class InlineRouter:
             return bool(self._sir or self._scan_released or sc.tag_consumed or sc.had_block)
         return self.route == HARMONY_ROUTE and bool(self._harmony.found)
 
-    @property
-    def harmony(self) -> bool:
-        """The route is the harmony scanner."""
-        return self.route == HARMONY_ROUTE
-
 
 # --- sections (X1) -----------------------------------------------------------------------------
 def inline_sections(fmt: str, text: str, think: Optional[dict[str, Any]]) -> list[str]:
-    """The texts of the inline reasoning sections of ``text``, in order (X1).
-
-    Args:
-        fmt: ``"tags"`` or ``"harmony"`` (the format the reasoning was found in).
-        text: the text the reasoning was split from.
-        think: the checked ``split_think`` options; ``None`` is the one-shot default
-            (``start_in_reasoning="auto"``).
-    """
+    """The texts of the inline reasoning sections of ``text`` (the text the reasoning was
+    split from, in format ``fmt``), in order (X1); ``think`` are the checked ``split_think``
+    options (``None``: the one-shot default, ``start_in_reasoning="auto"``)."""
     if fmt == HARMONY:
         return harmony_blocks(text)
     options = dict(think) if think else {}

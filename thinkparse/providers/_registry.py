@@ -54,12 +54,8 @@ def _keys(d: Mapping[str, Any]) -> str:
 
 
 def check_provider(provider: object) -> str:
-    """Validate a ``provider=`` argument: a family name.
-
-    Raises:
-        TypeError: not a ``str``.
-        UnknownProviderError: not a family name.
-    """
+    """Validate a ``provider=`` argument: a family name (``TypeError`` for another type than
+    ``str``, :class:`~thinkparse.UnknownProviderError` for another name)."""
     if not isinstance(provider, str):
         raise TypeError(f"provider must be a str or None, not {type(provider).__name__}")
     if provider not in REGISTRY:
@@ -70,11 +66,8 @@ def check_provider(provider: object) -> str:
 
 
 def response_family(d: Mapping[str, Any]) -> Family:
-    """The family of a whole response.
-
-    Raises:
-        UnknownProviderError: no family recognises the shape.
-    """
+    """The family of a whole response (:class:`~thinkparse.UnknownProviderError` when no
+    family recognises the shape)."""
     tried = None
     for key, family, test in _KEYED:
         if key in d and family is not tried:
@@ -91,11 +84,8 @@ def response_family(d: Mapping[str, Any]) -> Family:
 
 
 def event_family(ev: Mapping[str, Any]) -> Optional[Family]:
-    """The family a stream event decides, or ``None`` for an event that decides nothing.
-
-    Raises:
-        UnknownProviderError: no family recognises the event.
-    """
+    """The family a stream event decides, ``None`` for an event that decides nothing
+    (:class:`~thinkparse.UnknownProviderError` when no family recognises the event)."""
     t = ev.get("type")
     if isinstance(t, str) and t in KEEP_ALIVE:
         return None

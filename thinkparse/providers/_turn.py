@@ -44,11 +44,8 @@ Inline = tuple[str, Optional[str], Optional[dict[str, Any]]]
 
 
 class Turn:
-    """One assistant turn as decoded (internal; see :func:`thinkparse._types.turn_of`).
-
-    Attributes:
-        provider: the family name.
-    """
+    """One assistant turn as decoded (internal; see :func:`thinkparse._types.turn_of`), of the
+    family ``provider``."""
 
     __slots__ = ("_blocks", "_choice", "_family", "_inline", "_response", "_stream", "provider")
 
@@ -112,11 +109,7 @@ class Turn:
 
 
 def check_family_choice(family: Family, choice: int) -> None:
-    """``choice`` other than 0 needs a family with choices (W4).
-
-    Raises:
-        ValueError: naming ``choice``.
-    """
+    """``choice`` other than 0 needs a family with choices (W4; else ``ValueError``)."""
     if choice and not family.choices:
         raise ValueError(f"choice={choice}: provider family {family.name!r} has no choices")
 
