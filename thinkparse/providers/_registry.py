@@ -68,12 +68,9 @@ def check_provider(provider: object) -> str:
 def response_family(d: Mapping[str, Any]) -> Family:
     """The family of a whole response (:class:`~thinkparse.UnknownProviderError` when no
     family recognises the shape)."""
-    tried = None
     for key, family, test in _KEYED:
-        if key in d and family is not tried:
-            tried = family  # a family is tried once, at the first of its keys the payload has
-            if test is None or test(d):
-                return family
+        if key in d and (test is None or test(d)):  # (tests are pure: a second try agrees)
+            return family
     hint = ""
     try:
         if event_family(d) is not None:
