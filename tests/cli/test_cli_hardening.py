@@ -1,0 +1,76 @@
+"""Hardening of the command line: redaction in streams, Parquet rows read like text files, the
+output file that is also an input, closed and full outputs, environment failures as one line,
+the trace store's subcommands, detection of saved Ollama streams and raw harmony text, and the
+``--delimiters`` trap (docs/behaviour.md#cli, docs/cli.md).
+
+Each test runs the real program (``run_cli``) and checks its exact standard output, standard
+error and exit status, unless it says otherwise.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _support import CLI_ENV, ROOT, check_cli, require, run_cli
+
+from thinkparse import Extraction, TraceStore, parse, split_think
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX descriptors and signals")
+
+HELP = " (see 'thinkparse --help')\n"
+E = "thinkparse: error: "
+KEYS = ["--session", "s", "--run", "r", "--model", "m"]
+
+
+def read_all(fd: int, timeout: float = 1.0) -> bytes:
+    """Everything a pseudo-terminal's master side has, until the child side is closed."""
+    seen = b""
+    while select.select([fd], [], [], timeout)[0]:
+        try:
+            data = os.read(fd, 65536)
+        except OSError:  # EIO: the other side is closed
+            break
+        if not data:
+            break
+        seen += data
+    return seen
+
+
+# --- item 14: a closed standard output --------------------------------------------------------
+def closed_stdout(*args: Any, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "thinkparse", *map(str, args)], input=stdin,
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=CLI_ENV, timeout=60,
+        preexec_fn=lambda: os.close(1),
+    )  # fmt: skip
+
+
+def test_closed_stdout_is_an_error(tmp_path: Path) -> None:
+    # M1: thinkparse FILE >&- wrote nothing and exited 0; now one line and exit 1.
+    src = tmp_path / "in.txt"
+    src.write_text("<think>r</think>answer\n", encoding="utf-8")
+    proc = closed_stdout(src)
+    assert (proc.stderr, proc.returncode) == (
+        b"thinkparse: cannot write the output: standard output is closed\n", 1)
+    db = tmp_path / "t.db"
+    with TraceStore(db, retention_days=None) as store:
+        store.record(Extraction("v", "r", None, 1, False, (), "text", "tags"),
+                     session_key="s", run_id="r", model="m")  # fmt: skip
+    proc = closed_stdout("traces", "export", "--db", db)
+    assert (proc.stderr, proc.returncode) == (
+        b"thinkparse: cannot write the output: standard output is closed\n", 1)
+    # Nothing to write is no error.
+    (tmp_path / "empty.txt").write_text("", encoding="utf-8")
+    proc = closed_stdout(tmp_path / "empty.txt")
+    assert (proc.stderr, proc.returncode) == (b"", 0)
