@@ -74,3 +74,11 @@ def test_closed_stdout_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "empty.txt").write_text("", encoding="utf-8")
     proc = closed_stdout(tmp_path / "empty.txt")
     assert (proc.stderr, proc.returncode) == (b"", 0)
+
+
+# --- item 27: --choice messages ---------------------------------------------------------------
+def test_choice_messages_speak_of_choices() -> None:
+    check_cli(run_cli("--choice", "-1", "-"), "",
+              f"{E}argument --choice: must be 0 or more (the first choice is 0), not -1{HELP}", 2)
+    check_cli(run_cli("--choice", "abc", "-"), "",
+              f"{E}argument --choice: expected a choice index (0, 1, ...), not 'abc'{HELP}", 2)

@@ -74,6 +74,20 @@ def _jobs(value: str) -> int:
     return number
 
 
+def _choice(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a choice index (0, 1, ...), not {value!r}"
+        ) from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 or more (the first choice is 0), not {number}"
+        )
+    return number
+
+
 def _count(value: str) -> int:
     try:
         number = int(value)
@@ -134,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--choice",
-        type=_jobs,
+        type=_choice,
         metavar="N",
         help="which choice of a response or stream with n > 1 choices (default 0)",
     )
