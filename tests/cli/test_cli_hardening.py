@@ -47,6 +47,31 @@ def read_all(fd: int, timeout: float = 1.0) -> bytes:
     return seen
 
 
+# --- item 12: the output file is an input -----------------------------------------------------
+def test_output_file_that_is_an_input_is_refused(tmp_path: Path) -> None:
+    # CLI rules: -o FILE naming an input (also through a symlink or a hard link) would truncate
+    # it before it is read: a usage error, nothing written.
+    src = tmp_path / "in.txt"
+    src.write_text("<think>r</think>answer\n", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(src)
+    os.link(src, tmp_path / "hard.txt")
+    for out in ("in.txt", "link.txt", "hard.txt"):
+        proc = run_cli("-o", out, "in.txt", cwd=tmp_path)
+        check_cli(proc, "", f"{E}the output file {out} is also an input (in.txt): write the "
+                            f"output elsewhere{HELP}", 2)  # fmt: skip
+        assert src.read_text(encoding="utf-8") == "<think>r</think>answer\n"
+    with src.open("rb") as stdin:
+        proc = subprocess.run(
+            [sys.executable, "-m", "thinkparse", "-o", "in.txt"], stdin=stdin,
+            capture_output=True, env=CLI_ENV, cwd=tmp_path, timeout=60,
+        )  # fmt: skip
+    check_cli(proc, "", f"{E}the output file in.txt is also an input (<stdin>): write the "
+                        f"output elsewhere{HELP}", 2)  # fmt: skip
+    assert src.read_text(encoding="utf-8") == "<think>r</think>answer\n"
+    check_cli(run_cli("-o", "other.txt", "in.txt", cwd=tmp_path), "")
+    assert (tmp_path / "other.txt").read_text(encoding="utf-8") == "answer\n"
+
+
 # --- item 14: a closed standard output --------------------------------------------------------
 def closed_stdout(*args: Any, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(

@@ -22,15 +22,44 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
+import stat
 from typing import IO, Any, Optional, Union
 
 from .. import Extraction, Parsed, Split, normalize
-from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
+from ._common import EXIT_INPUT, EXIT_OK, STDIN_NAME, Stdout, UsageError, stdout_binary
 from ._console import Console
 from ._options import Settings
 
 Result = Union[Parsed, Split, Extraction]
 encode_json = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def refuse_input_as_output(output: Optional[str], inputs: list[str], prompt: Optional[str]) -> None:
+    """``UsageError`` when ``-o FILE`` is one of the inputs (``-`` when standard input is that
+    file) or the ``--prompt-file``: opening it for writing would truncate it before it is read.
+    Files are compared by identity (``os.stat``: device and inode), so a symbolic or a hard link
+    to an input is caught too; only an existing regular output file can be one."""
+    if output is None:
+        return
+    try:
+        target = os.stat(output)
+    except (OSError, ValueError):
+        return  # not there yet (or not reachable: opening it says why)
+    if not stat.S_ISREG(target.st_mode):
+        return  # /dev/null, a pipe, a terminal: writing truncates nothing
+    named = [(name, name if name != "-" else STDIN_NAME) for name in inputs]
+    if prompt is not None:
+        named.append((prompt, f"--prompt-file {prompt}"))
+    for name, shown in named:
+        try:
+            st = os.fstat(0) if name == "-" else os.stat(name)
+        except (OSError, ValueError):
+            continue  # reported when the input is opened
+        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+            raise UsageError(
+                f"the output file {output} is also an input ({shown}): write the output elsewhere"
+            )
 
 
 def with_newline(text: str) -> str:
