@@ -107,3 +107,25 @@ def test_choice_messages_speak_of_choices() -> None:
               f"{E}argument --choice: must be 0 or more (the first choice is 0), not -1{HELP}", 2)
     check_cli(run_cli("--choice", "abc", "-"), "",
               f"{E}argument --choice: expected a choice index (0, 1, ...), not 'abc'{HELP}", 2)
+
+
+# --- item 32: --delimiters OPEN CLOSE --------------------------------------------------------
+def test_delimiters_swallowing_the_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("[T]r[/T]answer", encoding="utf-8")
+    for option in ("--delimiters", "--answer"):
+        check_cli(
+            run_cli(option, "[T]", "f.txt", cwd=tmp_path),
+            "",
+            f"{E}{option} takes two values, OPEN and CLOSE: the file 'f.txt' was taken as "
+            f"CLOSE and no FILE is left; write {option} OPEN CLOSE FILE{HELP}",
+            2,
+        )
+    check_cli(
+        run_cli("convert", "--to", "none", "--delimiters", "[T]", "f.txt", cwd=tmp_path),
+        "",
+        f"{E}convert: --delimiters takes two values, OPEN and CLOSE: the file 'f.txt' was "
+        "taken as CLOSE and no FILE is left; write --delimiters OPEN CLOSE FILE "
+        "(see 'thinkparse convert --help')\n",
+        2,
+    )
+    check_cli(run_cli("--delimiters", "[T]", "[/T]", "f.txt", cwd=tmp_path), "answer\n")

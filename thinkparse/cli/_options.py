@@ -52,7 +52,7 @@ from .. import (
     split_think,
 )
 from ._common import PROG, InputError, UsageError
-from ._parser import build_parser
+from ._parser import build_parser, refuse_swallowed_file
 
 __all__ = ["Settings", "build_parser"]
 
@@ -99,6 +99,8 @@ class Settings:
         self.multi = len(self.files) > 1
         self.provider: Optional[str] = args.provider
         self.errors: str = args.errors
+        refuse_swallowed_file("--delimiters", args.delimiters, self.files)
+        refuse_swallowed_file("--answer", args.answer, self.files)
         think: dict[str, Any] = {}
         if args.tags:
             think["tags"] = tuple(n.strip() for group in args.tags for n in group.split(","))

@@ -4,7 +4,8 @@ explained in ``_options``, which checks them and turns them into library argumen
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn, Union
+import os
+from typing import NoReturn, Optional, Union
 
 from .. import IMPLEMENTATION, __version__
 from ._common import PROG, UsageError
@@ -96,6 +97,21 @@ def _count(value: str) -> int:
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be at least 0, not {number}")
     return number
+
+
+def refuse_swallowed_file(option: str, pairs: Optional[list[list[str]]], files: list[str]) -> None:
+    """``UsageError`` for ``--delimiters '[T]' reply.txt``: an option taking ``OPEN CLOSE`` took
+    the FILE as its CLOSE value.  The mistake is certain when CLOSE names an existing file and no
+    FILE argument is left (the command would otherwise read standard input); with FILE arguments
+    left, a CLOSE that happens to name a file is taken as written."""
+    if files or not pairs:
+        return
+    for pair in pairs:
+        if os.path.isfile(pair[1]):
+            raise UsageError(
+                f"{option} takes two values, OPEN and CLOSE: the file {pair[1]!r} was taken as "
+                f"CLOSE and no FILE is left; write {option} OPEN CLOSE FILE"
+            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -237,7 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs=2,
         action="append",
         metavar=("OPEN", "CLOSE"),
-        help="a literal delimiter pair, e.g. '[THINK]' '[/THINK]'; repeatable",
+        help="a literal delimiter pair, e.g. '[THINK]' '[/THINK]'; repeatable; always two "
+        "values, so FILE comes after both",
     )
     g.add_argument(
         "--start-in-reasoning",
