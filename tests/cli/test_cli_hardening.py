@@ -109,6 +109,32 @@ def test_choice_messages_speak_of_choices() -> None:
               f"{E}argument --choice: expected a choice index (0, 1, ...), not 'abc'{HELP}", 2)
 
 
+# --- item 29: the progress bar with -o FILE and --html ----------------------------------------
+@pytest.mark.parametrize("output", [["-o", "out.jsonl"], ["--html", "-o", "page.html"]])
+def test_progress_bar_with_an_output_file(tmp_path: Path, output: list[str]) -> None:
+    # CLI rules: the bar is drawn whenever stderr is a terminal and the output is not one.
+    pty = pytest.importorskip("pty")
+    record = json.dumps({"choices": [{"message": {"content": "<think>r</think>a"}}]}) + "\n"
+    (tmp_path / "in.jsonl").write_text(record * 3, encoding="utf-8")
+    master, slave = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "thinkparse", *output, "in.jsonl"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=slave, env=CLI_ENV,
+            cwd=tmp_path, timeout=60,
+        )  # fmt: skip
+        os.close(slave)
+        slave = -1
+        seen = read_all(master)
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    assert (proc.stdout, proc.returncode) == (b"", 0)
+    bar = r"\rin\.jsonl \[#* *\] +\d+% [\d.]+/[\d.]+ MB \d+ lines \d+ MB/s\x1b\[K"
+    assert re.fullmatch(rf"({bar})+\r\x1b\[K", seen.decode()), seen
+
+
 # --- item 32: --delimiters OPEN CLOSE --------------------------------------------------------
 def test_delimiters_swallowing_the_file_is_a_usage_error(tmp_path: Path) -> None:
     (tmp_path / "f.txt").write_text("[T]r[/T]answer", encoding="utf-8")
