@@ -101,6 +101,36 @@ def test_closed_stdout_is_an_error(tmp_path: Path) -> None:
     assert (proc.stderr, proc.returncode) == (b"", 0)
 
 
+# --- item 16: the defaults, written down ------------------------------------------------------
+ADAPTERS = ("arrow", "polars", "duckdb", "hf", "spark", "ray")
+
+
+def test_defaults_table_says_what_each_entry_point_does() -> None:
+    # T4, T10, W4, C4, C5: docs/guide.md has a "defaults" table; every row's claim about
+    # "plan</think>ans" is what the function gives.
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    section = guide.split("## Defaults", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \| `([^`]+)` \| `([^`]+)` \| `([^`]+)` \|", section, re.M)
+    found = {name: (default, visible, reasoning) for name, default, visible, reasoning in rows}
+    assert found["split_think"] == ("False", "planans", "None")
+    assert found["split_think_many"] == ("False", "planans", "None")
+    assert found["thinkparse.arrow.split_think"] == ("False", "planans", "None")
+    assert found["normalize"] == ('"auto"', "ans", "plan")
+    assert found["thinkparse FILE"] == ('"auto"', "ans", "plan")
+    from thinkparse import normalize, split_think_many
+
+    text = "plan</think>ans"
+    assert split_think(text).visible == "planans" and split_think(text).reasoning is None
+    assert split_think_many([text]) == (["planans"], [None])
+    resp = normalize({"choices": [{"message": {"content": text}}]})
+    assert (resp.visible, resp.reasoning) == ("ans", "plan")
+    check_cli(run_cli(stdin=text.encode()), "ans\n")
+    for name in ADAPTERS:  # each adapter says which default it has, why, and how to change it
+        doc = importlib.import_module(f"thinkparse.{name}").__doc__ or ""
+        assert "start_in_reasoning=False" in doc and '"auto"' in doc, name
+        assert "docs/guide.md#defaults" in doc, name
+
+
 # --- item 27: --choice messages ---------------------------------------------------------------
 def test_choice_messages_speak_of_choices() -> None:
     check_cli(run_cli("--choice", "-1", "-"), "",
