@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import json
 import os
 import stat
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, BinaryIO, Optional, Union, cast
 
 from .. import Extraction, Parsed, Split, normalize
 from ._common import EXIT_INPUT, EXIT_OK, STDIN_NAME, Stdout, UsageError, stdout_binary
@@ -67,6 +68,22 @@ def with_newline(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
+class _PageOut(io.RawIOBase):
+    """The ``--html`` page's stream: its writes go through :class:`Stdout`, so a write that
+    fails (a full device) is an ``OutputError`` (exit 1) and a closed pipe a quiet 141."""
+
+    def __init__(self, stdout: Stdout) -> None:
+        super().__init__()
+        self.stdout = stdout
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.stdout.write_bytes(data)
+        return len(data)
+
+
 class Context:
     """One run of the command: settings, outputs and the exit status so far."""
 
@@ -96,7 +113,7 @@ class Context:
             html: Any = importlib.import_module(f"{__package__}.commands.html")
             a = settings.args
             self.pages = html.PageStream(
-                self.stdout.stream,
+                cast("BinaryIO", _PageOut(self.stdout)),
                 title="thinkparse" if a.title is None else a.title,
                 limit=1000 if a.limit is None else a.limit,
             )

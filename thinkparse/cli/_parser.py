@@ -31,7 +31,8 @@ examples:
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
-  thinkparse traces --help                the trace store (subcommand)
+  thinkparse traces --help                the trace store (subcommand; its file is --db PATH
+                                          or the THINKPARSE_DB environment variable)
   thinkparse convert --help               chat traces to fine-tuning formats (subcommand)
 
 input kinds (without --format): a file whose first line is a JSON object and that has
@@ -65,6 +66,10 @@ def _max_tentative(value: str) -> Union[int, str]:
     return number
 
 
+#: The most worker processes ``--jobs`` starts (each holds two batches of shared memory).
+MAX_JOBS = 1024
+
+
 def _jobs(value: str) -> int:
     try:
         number = int(value)
@@ -72,6 +77,10 @@ def _jobs(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a number of processes, not {value!r}") from None
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {number}")
+    if number > MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_JOBS} worker processes, not {number}"
+        )
     return number
 
 
@@ -178,8 +187,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU); "
-        "output stays in input order",
+        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU; "
+        f"at most {MAX_JOBS}); output stays in input order",
     )
     g.add_argument(
         "--column",
