@@ -12,6 +12,15 @@
   it cannot read (invalid JSON, an unknown or malformed response) gives null fields and the
   message in ``error``.  A JSON array is a stream of events, read as the CLI reads one.
 
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``start_in_reasoning="auto"`` (it is a one-shot read of each row), or
+the model's ``preset=`` (docs/guide.md#defaults).
+``normalize`` keeps its own default, ``"auto"``.
+
 How the rows are scanned (``benchmarks/bench_datasets.py``; the table is in
 ``benchmarks/RESULTS.md``): the column is turned into Python strings (``to_pylist``), each row
 goes through the compiled scanner (:func:`thinkparse.split_think_many`), and the two result lists

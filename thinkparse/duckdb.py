@@ -5,6 +5,14 @@
 each goes through :func:`thinkparse.arrow.split_think`, so rows equal
 :func:`thinkparse.split_think` (#c4).  Null rows are passed in (special null handling) and give a
 struct whose two fields are null.
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``register(con, start_in_reasoning="auto")``, or the model's
+``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations

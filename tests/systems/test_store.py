@@ -385,7 +385,9 @@ def test_prune(monkeypatch: pytest.MonkeyPatch) -> None:  # D3
             store.prune_older_than("3")  # type: ignore[arg-type]
 
 
-def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # D3
+def test_auto_prune_before_the_first_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # D3
     now = 1_000 * DAY
     monkeypatch.setattr(_store, "now_ms", lambda: now)
     db = tmp_path / "t.db"
@@ -393,11 +395,19 @@ def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         store.record(ext(), **KEYS, id="old", created_at=now - 40 * DAY)
         store.record(ext(), **KEYS, id="new", created_at=now - 10 * DAY)
     with TraceStore(db, auto_prune=False) as store:
-        assert store.count() == 2
-    with TraceStore(db, retention_days=30) as store:
-        assert [t.id for t in store.query()] == ["new"]
+        store.record(ext(), **KEYS, id="a", created_at=now)
+        assert store.count() == 3
+    # Opening a store to read it deletes nothing, whatever its retention.
     with TraceStore(db, retention_days=7) as store:
-        assert store.count() == 0
+        assert [t.id for t in store.query()] == ["old", "new", "a"]
+        assert store.get("old") is not None
+    # The first write prunes first, once.
+    with TraceStore(db, retention_days=30) as store:
+        store.record(ext(), **KEYS, id="b", created_at=now - 40 * DAY)
+        assert [t.id for t in store.query()] == ["b", "new", "a"]
+    with TraceStore(db, retention_days=7) as store:
+        assert store.import_jsonl(io.StringIO("")) == 0
+        assert [t.id for t in store.query()] == ["a"]
 
 
 def test_pruned_rows_leave_the_file(

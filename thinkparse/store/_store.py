@@ -24,7 +24,8 @@ Decisions where the rules are silent:
 * ``since`` is inclusive, ``until`` exclusive; both are ms ints or aware datetimes.  ``query``
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
-  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.  The
+  ``created_at < now - days``.  ``auto_prune`` prunes once, before the first write (``record``,
+  ``import_jsonl``): a store opened only to be read is left as it is.  The
   connection sets ``secure_delete`` (deleted content is overwritten with zeros) and a prune that
   deleted rows checkpoints the WAL with ``TRUNCATE``, so pruned reasoning leaves the files (#d3).
 * JSONL and Parquet files: see :mod:`._store_io`.
@@ -88,7 +89,8 @@ class TraceStore:
     Args:
         path: a database file (created when missing) or ``":memory:"``.
         retention_days: rows older than this many days are pruned; ``None`` keeps them.
-        auto_prune: prune by ``retention_days`` when the store opens (#d3).
+        auto_prune: prune by ``retention_days`` once, before the first write (#d3); opening
+            the store to read it deletes nothing.
         masker: ``Callable[[str], str | Masked]`` run on every stored string, or ``None`` to
             store text as given (#d2).
 
@@ -133,8 +135,8 @@ class TraceStore:
             assert self._conn is not None
             self._conn.close()
             raise
-        if auto_prune and retention_days is not None:
-            self.prune_older_than()
+        #: Whether the first write prunes first (#d3).
+        self._prune_pending = auto_prune and retention_days is not None
 
     # --- schema -----------------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -185,6 +187,7 @@ class TraceStore:
             id, created_at,
         )  # fmt: skip
         with self._lock:
+            self._auto_prune()
             conn = self._connection()
             try:
                 conn.execute(_INSERT, row)
@@ -359,6 +362,12 @@ class TraceStore:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             return int(cur.rowcount)
 
+    def _auto_prune(self) -> None:
+        """``auto_prune``: prune once, before the first write (the lock is held)."""
+        if self._prune_pending:
+            self._prune_pending = False
+            self.prune_older_than()
+
     # --- JSONL and Parquet ------------------------------------------------------------------------
     def export_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /, **filters: Any) -> int:
         """Write the matching traces as JSON Lines (column names as keys).
@@ -393,6 +402,7 @@ class TraceStore:
         """
         rows = [mask_keys(self.masker, row) for row in import_rows(fp, self.masker)]
         with self._lock:
+            self._auto_prune()
             return insert_new(self._connection(), _INSERT, rows)
 
     def export_parquet(self, path: PathLike, /, **filters: Any) -> int:
