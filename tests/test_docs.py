@@ -80,6 +80,55 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
     assert found == []
 
 
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def _fence_errors(text: str) -> list[str]:
+    """Code fences that do not pair up, with their line numbers.
+
+    A fence opens with three or more backticks (or tildes) and an optional info string, and is
+    closed by a bare fence of the same character at least as long.  A fence line with an info
+    string inside an open block means the block above was never closed (the text between renders
+    as code), and so does a block still open at the end.  Longer fences may hold shorter ones.
+    """
+    errors = []
+    opened: tuple[int, str] | None = None  # (line, fence)
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if m is None:
+            continue
+        fence, info = m.group(1), m.group(2).strip()
+        if opened is None:
+            opened = (i, fence)
+        elif fence[0] == opened[1][0] and len(fence) >= len(opened[1]):
+            if info:
+                errors.append(f"line {i}: a fence opens inside the block opened at line "
+                              f"{opened[0]} (not closed)")
+                opened = (i, fence)
+            else:
+                opened = None
+    if opened is not None:
+        errors.append(f"line {opened[0]}: the block opened here is never closed")
+    return errors
+
+
+def test_code_fences_are_closed() -> None:
+    # every code block of the README and the docs pages is closed before the text after it
+    bad = [f"{path.relative_to(ROOT)}: {error}"
+           for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+           for error in _fence_errors(path.read_text(encoding="utf-8"))]
+    assert bad == []
+
+
+def test_the_fence_check_sees_an_unclosed_block() -> None:
+    # the guard itself: a block left open before the next one, or at the end
+    assert _fence_errors("```py\nx = 1\n\nText.\n```sh\nls\n```\n") == [
+        "line 5: a fence opens inside the block opened at line 1 (not closed)"]
+    assert _fence_errors("````md\n```py\nx\n```\n````\n```\nopen\n") == [
+        "line 6: the block opened here is never closed"]
+    assert _fence_errors("~~~\n```\n~~~\n") == []
+
+
 def test_cli_page_lists_every_option() -> None:
     out = subprocess.run([sys.executable, "-m", "thinkparse", "--help"], capture_output=True,
                          text=True, check=True).stdout
