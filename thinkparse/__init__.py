@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._errors import (
+    ProviderError,
     ResponseShapeError,
     ScannerClosedError,
     ThinkParseError,
@@ -109,6 +110,7 @@ __all__ = [
     "PresetName",
     "ReasoningBlock",
     "ReasoningContext",
+    "ProviderError",
     "ResponseShapeError",
     "ScannerClosedError",
     "Segment",
