@@ -36,12 +36,12 @@ Wire facts (cohere-python ``src/cohere/v2/types/v2chat_response.py``,
   ``tool-call-end``, ``citation-start`` (``index``, ``delta.message.citations``: one
   ``Citation``), ``citation-end``, ``message-end`` (``id``, ``delta.{finish_reason, usage,
   error}``; ``error`` is "an error message if an error occurred during the generation") and
-  ``debug`` (``prompt``).  Content and tool-call indexes are counted separately.
+  ``debug`` (``prompt``).
 * The next turn (``AssistantMessage`` / ``AssistantMessageV2``): ``{role: "assistant",
   tool_calls?, tool_plan?, content?: str | [text and thinking items], citations?}``; the tool
   use guide appends ``response.message`` to ``messages`` as it is.
 
-Decisions where docs/behaviour.md is silent:
+Decisions (the first three are rule P14 of docs/behaviour.md):
 
 * ``tool_plan`` is reasoning (a dedicated field, format ``"field"``, after the thinking items
   of a whole response; a stream releases it where its deltas arrive).  Tool calls, their
@@ -50,6 +50,8 @@ Decisions where docs/behaviour.md is silent:
 * Usage: ``usage.tokens`` gives the input and output figures; ``billed_units`` is not read.
 * A stream error is recognisable by ``message-end``: its ``delta.error`` text or its
   ``finish_reason`` ``ERROR`` goes to the collector's ``error_event``.
+* Content items and tool calls are keyed by the ``index`` of their own events, kept apart (the
+  documented tool-call stream numbers its calls from 0).
 * The stream's turn: ``message-start`` gives ``id`` and the message's own fields (its empty
   ``content``, ``tool_plan``, ``tool_calls`` and ``citations`` add nothing); content items come
   from ``content-start`` (an index that only had deltas gets an item of the delta's kind), text
