@@ -11,7 +11,8 @@ from .. import IMPLEMENTATION, __version__
 from ._common import PROG, UsageError
 
 FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse", "parquet")
-PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama")
+PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama",
+             "cohere")
 
 EXAMPLES = """\
 examples:

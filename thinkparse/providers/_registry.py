@@ -19,11 +19,11 @@ from collections.abc import Mapping
 from typing import Any, Literal, Optional
 
 from .._errors import UnknownProviderError
-from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
+from . import anthropic, bedrock, cohere, gemini, ollama, openai_chat, openai_responses
 from ._family import KEEP_ALIVE, Family
 
 ProviderName = Literal[
-    "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
+    "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama", "cohere"
 ]
 
 #: The families by name, in the order the docs list them (and detection tries them).
@@ -36,6 +36,7 @@ REGISTRY: dict[str, Family] = {
         gemini.FAMILY,
         bedrock.FAMILY,
         ollama.FAMILY,
+        cohere.FAMILY,
     )
 }
 

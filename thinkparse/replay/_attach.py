@@ -59,7 +59,9 @@ def carries_reasoning(message: Any, family: str) -> bool:
     """Whether a request's assistant turn already holds reasoning of its own."""
     if type(message) is not dict and not isinstance(message, Mapping):
         return False
-    if family in ("anthropic", "bedrock"):
+    if family == "cohere" and message.get("tool_plan"):
+        return True
+    if family in ("anthropic", "bedrock", "cohere"):
         content = message.get("content")
         if not isinstance(content, Sequence) or isinstance(content, str):
             return False
