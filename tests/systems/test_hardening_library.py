@@ -1,0 +1,164 @@
+"""Hardening of the library systems: each test pins one defect found by the hardening review.
+
+The rules cited are those of docs/behaviour.md.  Servers listen on 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+from _support import TIMEOUT
+
+
+# --- a local server answering every POST with a canned body ------------------------------------
+class CannedServer:
+    """Every POST gets ``body`` with ``ctype``; listens on a free port of 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.body = b""
+        self.ctype = "application/json"
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                self.rfile.read(length)
+                self.send_response(200)
+                self.send_header("Content-Type", owner.ctype)
+                self.send_header("Content-Length", str(len(owner.body)))
+                self.end_headers()
+                self.wfile.write(owner.body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=TIMEOUT)
+
+
+@pytest.fixture
+def canned(monkeypatch: pytest.MonkeyPatch) -> Iterator[CannedServer]:
+    for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1")
+    srv = CannedServer()
+    try:
+        yield srv
+    finally:
+        srv.close()
+
+
+# --- 11. W3: a content list of parts in thinkparse.openai.wrap -----------------------------------
+HEAD = {"id": "chatcmpl-1", "created": 1700000000, "model": "m"}
+IMAGE = {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _parts_stream(deltas: list[dict[str, Any]]) -> bytes:
+    chunks = [
+        {**HEAD, "object": "chat.completion.chunk",
+         "choices": [{"index": 0, "delta": d, "finish_reason": None}]}
+        for d in deltas
+    ]
+    chunks.append({**HEAD, "object": "chat.completion.chunk",
+                   "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    return ("".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n").encode()
+
+
+PARTS_DELTAS = [
+    {"role": "assistant", "content": [_text("<think>\nplan ")]},
+    {"content": [_text("A</think>\n\nThe ans")]},
+    {"content": [IMAGE]},
+    {"content": [_text("wer is 4.<")]},
+]
+
+
+def _openai_client(srv: CannedServer, async_: bool = False) -> Any:
+    openai = pytest.importorskip("openai")
+    cls = openai.AsyncOpenAI if async_ else openai.OpenAI
+    return cls(base_url=f"http://127.0.0.1:{srv.port}/v1", api_key="x", timeout=TIMEOUT,
+               max_retries=0)
+
+
+def _delta_fields(chunks: list[Any]) -> list[tuple[Any, Any]]:
+    return [(c.choices[0].delta.content, c.choices[0].delta.reasoning_content) for c in chunks]
+
+
+EXPECTED_PARTS_STREAM = [
+    (None, "plan"),
+    ([_text("The ans")], " A"),
+    ([IMAGE], None),
+    ([_text("wer is 4.")], None),
+    ([_text("<")], None),  # held at "<" (a possible tag), released with the finish reason
+]
+
+
+def test_w3_stream_content_parts_sync(canned: CannedServer) -> None:  # W3
+    from thinkparse.openai import wrap
+
+    canned.ctype = "text/event-stream"
+    canned.body = _parts_stream(PARTS_DELTAS)
+    client = wrap(_openai_client(canned))
+    chunks = list(client.chat.completions.create(model="m", messages=[], stream=True))
+    assert _delta_fields(chunks) == EXPECTED_PARTS_STREAM
+
+
+def test_w3_stream_content_parts_async(canned: CannedServer) -> None:  # W3
+    from thinkparse.openai import wrap
+
+    canned.ctype = "text/event-stream"
+    canned.body = _parts_stream(PARTS_DELTAS)
+
+    async def go() -> list[Any]:
+        client = wrap(_openai_client(canned, async_=True))
+        stream = await client.chat.completions.create(model="m", messages=[], stream=True)
+        return [c async for c in stream]
+
+    assert _delta_fields(asyncio.run(go())) == EXPECTED_PARTS_STREAM
+
+
+def test_w3_stream_content_parts_flushed_at_end(canned: CannedServer) -> None:  # W3
+    # no finish reason: the held "<" leaves in a synthesised chunk, as a text part
+    from thinkparse.openai import wrap
+
+    canned.ctype = "text/event-stream"
+    body = _parts_stream([{"content": [_text("<think>r</think>Hi <")]}])
+    canned.body = body.replace(b'"finish_reason": "stop"', b'"finish_reason": null')
+    client = wrap(_openai_client(canned))
+    chunks = list(client.chat.completions.create(model="m", messages=[], stream=True))
+    assert _delta_fields(chunks) == [([_text("Hi ")], "r"), (None, None), ([_text("<")], None)]
+
+
+def test_w3_plain_content_parts(canned: CannedServer) -> None:  # W3
+    from thinkparse.openai import wrap
+
+    content = [_text("<think>\nplan A</think>\n\nThe ans"), IMAGE, _text("wer is 4.")]
+    message = {"role": "assistant", "content": content}
+    canned.body = json.dumps({**HEAD, "object": "chat.completion", "choices": [
+        {"index": 0, "finish_reason": "stop", "logprobs": None, "message": message}]}).encode()
+    client = wrap(_openai_client(canned))
+    got = client.chat.completions.create(model="m", messages=[]).choices[0].message
+    assert got.content == [_text("The ans"), IMAGE, _text("wer is 4.")]
+    assert got.reasoning_content == "plan A"
+    # without markup the message comes back as the server sent it, without reasoning_content
+    canned.body = canned.body.replace(b"<think>\\nplan A</think>\\n\\n", b"")
+    got = client.chat.completions.create(model="m", messages=[]).choices[0].message
+    assert got.content == [_text("The ans"), IMAGE, _text("wer is 4.")]
+    assert "reasoning_content" not in (got.model_extra or {})
