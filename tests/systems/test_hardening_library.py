@@ -6,6 +6,7 @@ The rules cited are those of docs/behaviour.md.  Servers listen on 127.0.0.1 onl
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import threading
 from collections.abc import Iterator
@@ -162,3 +163,80 @@ def test_w3_plain_content_parts(canned: CannedServer) -> None:  # W3
     got = client.chat.completions.create(model="m", messages=[]).choices[0].message
     assert got.content == [_text("The ans"), IMAGE, _text("wer is 4.")]
     assert "reasoning_content" not in (got.model_extra or {})
+
+
+# --- 13. D1, C4: lone surrogates --------------------------------------------------------------
+LONE = json.loads('"a\\ud83db"')  # valid JSON: half of a surrogate pair
+assert LONE == "a\ud83db"
+
+
+def _chat(reasoning: str, content: str = "x") -> dict[str, Any]:
+    return {"choices": [{"message": {"content": content, "reasoning_content": reasoning}}]}
+
+
+@pytest.mark.parametrize("masker", ["default", None])
+def test_d1_lone_surrogate_stored_as_replacement(masker: Any) -> None:  # D1
+    from thinkparse import TraceStore, normalize
+
+    kw: dict[str, Any] = {} if masker == "default" else {"masker": None}
+    with TraceStore(**kw) as store:
+        trace_id = store.record(
+            normalize(_chat(LONE)), session_key="s\udc00", run_id="r", model="m",
+            metadata={"k\ud800": "v\udfff", "pair": "\ud83d\ude00", "list": ["\ud83d"]},
+            id="id\ud83d", created_at=1,
+        )  # fmt: skip
+        assert trace_id == "id\ufffd"
+        t = store.get("id\ud83d")
+        assert t is not None
+        assert (t.id, t.session_key, t.reasoning_text) == ("id\ufffd", "s\ufffd", "a\ufffdb")
+        assert t.metadata == {"k\ufffd": "v\ufffd", "pair": "\U0001f600", "list": ["\ufffd"]}
+        assert [x.id for x in store.query(session_key="s\udc00")] == ["id\ufffd"]
+        assert store.count(session_key="s\udc00") == 1
+
+
+def test_d1_lone_surrogate_import_keeps_going(tmp_path: Any) -> None:  # D1
+    from thinkparse import TraceStore
+
+    row = {"id": "a", "session_key": "s", "run_id": "r", "model": "m", "provider": "p",
+           "reasoning_text": LONE, "reasoning_tokens": 1, "total_tokens": 0, "duration_ms": 0,
+           "metadata": {"note": "\udbff"}, "created_at": 5}
+    lines = json.dumps(row) + "\n" + json.dumps({**row, "id": "b", "reasoning_text": "ok"}) + "\n"
+    with TraceStore() as store:
+        assert store.import_jsonl(io.StringIO(lines)) == 2
+        got = [(t.id, t.reasoning_text, t.metadata) for t in store.query()]
+    assert got == [("a", "a\ufffdb", {"note": "\ufffd"}), ("b", "ok", {"note": "\ufffd"})]
+
+
+def test_d1_cli_records_every_file_after_a_lone_surrogate(tmp_path: Any) -> None:  # D1
+    from _support import run_cli
+
+    from thinkparse import TraceStore
+
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps(_chat(LONE)))  # written with the escape: "a\ud83db"
+    second.write_text(json.dumps(_chat("fine")))
+    db = tmp_path / "t.db"
+    proc = run_cli("traces", "record", "--db", db, "--session", "s", "--run", "r",
+                   "--model", "m", first, second)
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    with TraceStore(db) as store:
+        assert sorted(t.reasoning_text for t in store.query()) == ["a\ufffdb", "fine"]
+
+
+def test_c4_arrow_normalize_lone_surrogate_is_a_row_error() -> None:  # C4
+    pa = pytest.importorskip("pyarrow")
+    from thinkparse.arrow import normalize
+
+    rows = [json.dumps(_chat(LONE)), json.dumps(_chat("r", "\udc01")), json.dumps(_chat("ok"))]
+    for column in (pa.array(rows), pa.chunked_array([rows[:1], rows[1:]], type=pa.large_string())):
+        got = normalize(column).to_pylist()
+        nulls = dict.fromkeys(("visible", "reasoning", "tokens_est", "provider", "format",
+                               "reasoning_tokens", "redacted"))
+        assert got == [
+            {**nulls, "error": "reasoning holds a lone surrogate U+D83D at index 1, which a "
+                               "UTF-8 string column cannot hold"},
+            {**nulls, "error": "visible holds a lone surrogate U+DC01 at index 0, which a "
+                               "UTF-8 string column cannot hold"},
+            {"visible": "x", "reasoning": "ok", "tokens_est": 1, "provider": "openai_chat",
+             "format": "field", "reasoning_tokens": None, "redacted": False, "error": None},
+        ]

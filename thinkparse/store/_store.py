@@ -27,6 +27,10 @@ Decisions where the rules are silent:
   ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.  The
   connection sets ``secure_delete`` (deleted content is overwritten with zeros) and a prune that
   deleted rows checkpoints the WAL with ``TRUNCATE``, so pruned reasoning leaves the files (#d3).
+* Text is stored as UTF-8, which cannot encode a lone surrogate (JSON may escape half of a
+  pair, ``"\\ud83d"``): every stored string, metadata keys and values included, and every key
+  given to ``get`` or a filter, has its lone surrogates replaced by U+FFFD (``storable``), with
+  or without a masker, so such a row is recorded and found by the value it was given (#d1).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
 """

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -148,17 +149,34 @@ def check_days(value: object, name: str) -> Union[int, float]:
 
 Masker = Callable[[str], Union[str, Masked]]
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """``text`` as SQLite can store it (#d1): lone surrogates become U+FFFD.
+
+    JSON may escape half of a surrogate pair (``"\\ud83d"``); Python keeps it as a code point
+    that UTF-8 cannot encode.  A pair written as two code points becomes its character; each
+    lone half becomes U+FFFD REPLACEMENT CHARACTER.  Text without surrogates is returned as is.
+    """
+    if text.isascii() or _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
 
 def apply_masker(masker: Optional[Masker], text: str) -> str:
-    """Run ``masker`` on ``text``; a :class:`Masked` result gives its ``.text`` (#d2)."""
+    """Run ``masker`` on ``text``; a :class:`Masked` result gives its ``.text`` (#d2).
+
+    The result is :func:`storable`, with or without a masker.
+    """
     if masker is None:
-        return text
+        return storable(text)
     out = masker(text)
     if isinstance(out, Masked):
-        return out.text
+        return storable(out.text)
     if not isinstance(out, str):
         raise TypeError(f"masker must return a str, not {type(out).__name__}")
-    return out
+    return storable(out)
 
 
 #: The string columns that identify a row; the masker runs on them too (#d2).
@@ -173,7 +191,7 @@ def mask_keys(masker: Optional[Masker], row: tuple[Any, ...]) -> tuple[Any, ...]
     same way (#d2).
     """
     if masker is None:
-        return row
+        return (*(storable(value) for value in row[:5]), *row[5:])
     if masker is DEFAULT_MASKER or masker is mask_secrets:  # one call for the five: 4x faster
         parts = apply_masker(masker, _KEY_SEPARATOR.join(row[:5])).split(_KEY_SEPARATOR)
         if len(parts) == 5:  # else a secret spanned two keys (an unterminated PEM block)
