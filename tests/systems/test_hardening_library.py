@@ -240,3 +240,45 @@ def test_c4_arrow_normalize_lone_surrogate_is_a_row_error() -> None:  # C4
             {"visible": "x", "reasoning": "ok", "tokens_est": 1, "provider": "openai_chat",
              "format": "field", "reasoning_tokens": None, "redacted": False, "error": None},
         ]
+
+
+# --- 15. C2: a content list of text parts becomes a string ---------------------------------------
+TEXT_PARTS_TRACE = [
+    {"role": "user", "content": [_text("2+2?")]},
+    {"role": "assistant", "content": [_text("<think>\nadd</think>\n\n"), _text("4")]},
+    {"role": "user", "content": "and 3+3?"},
+    {"role": "assistant", "content": [
+        {"type": "thinking", "thinking": "add again", "signature": "s"}, _text("6"), "!"]},
+]
+
+
+@pytest.mark.parametrize(("to", "last"), [
+    ("reasoning_content", {"role": "assistant", "content": "6!", "reasoning_content": "add again"}),
+    ("reasoning", {"role": "assistant", "content": "6!", "reasoning": "add again"}),
+    ("think_tags", {"role": "assistant", "content": "<think>\nadd again\n</think>\n\n6!"}),
+    ("none", {"role": "assistant", "content": "6!"}),
+])
+def test_c2_text_parts_become_a_string(to: str, last: dict[str, Any]) -> None:  # C2
+    from thinkparse import convert_trace
+
+    out = convert_trace(TEXT_PARTS_TRACE, to=to, keep="last")
+    # the user message is not an assistant message: copied as it is; the earlier assistant
+    # turn, which drops its reasoning (keep="last"), is a string too
+    assert out == [TEXT_PARTS_TRACE[0], {"role": "assistant", "content": "4"},
+                   TEXT_PARTS_TRACE[2], last]
+
+
+def test_c2_other_parts_keep_the_list_form() -> None:  # C2
+    from thinkparse import convert_trace
+
+    msg = {"role": "assistant", "content": [_text("<think>r</think>See "), IMAGE, _text("this")]}
+    assert convert_trace([msg], to="reasoning_content") == [
+        {"role": "assistant", "content": [_text("See this"), IMAGE], "reasoning_content": "r"}
+    ]
+    assert convert_trace([msg], to="think_tags") == [
+        {"role": "assistant", "content": [_text("<think>\nr\n</think>\n\nSee this"), IMAGE]}
+    ]
+    # content_blocks always writes a list
+    assert convert_trace([TEXT_PARTS_TRACE[1]], to="content_blocks") == [
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "add"}, _text("4")]}
+    ]

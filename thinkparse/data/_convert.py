@@ -10,12 +10,17 @@ Decisions where the rules are silent:
   ``reasoning_details`` and thinking blocks), so a message never carries reasoning twice.  The
   reasoning ``""`` (a source present, none readable) is written as an empty field, block or tag
   pair; ``None`` (no source) writes nothing (#c2).
-* ``content`` keeps its form for the ``reasoning_content``, ``reasoning``, ``think_tags`` and
-  ``none`` targets: a string stays a string; a list keeps its other parts (images, audio) in
-  place and its text parts become one text part (where the first one stood) holding the
-  visible text, so multimodal transcripts are not flattened.  ``content_blocks`` always writes
-  a list: the thinking block first, then the text part and the other parts.  ``None`` content
-  stays ``None`` unless a tag pair has to be written.
+* For the ``reasoning_content``, ``reasoning``, ``think_tags`` and ``none`` targets, a list
+  that holds only text parts (once its thinking blocks are taken out) becomes a string, the
+  visible text: chat templates test ``content is string`` (Qwen's renders anything else as
+  ``''``), so fine-tuning data must carry strings.  This holds for every assistant message of
+  the conversion, those that drop their reasoning under ``keep`` included, so one transcript
+  never mixes the two forms.  A list with other parts (images, audio, redacted blocks) keeps
+  its form: the other parts stay in place and the text parts become one text part (where the
+  first one stood) holding the visible text, so multimodal transcripts are not flattened.  A
+  string stays a string.  ``content_blocks`` always writes a list: the thinking block first,
+  then the text part and the other parts.  ``None`` content stays ``None`` unless a tag pair
+  has to be written.
 * ``think_tags`` always writes ``<think>`` tags whatever tags were read.
 * ``keep="last"``: the assistant messages after the last ``user`` message (all of them when
   there is none).  Assistant messages that do not keep their reasoning get the ``none`` target.
@@ -59,7 +64,10 @@ def write_message(
     }
     keys = list(m.keys())
     others = tuple(copy.deepcopy(p) for p in content.others)
-    content = Content(content.form, content.text, others, content.text_at, content.blocks)
+    form = content.form
+    if form == "list" and not others and to != "content_blocks":
+        form = "str"  # only text parts: a string, as chat templates expect (#c2)
+    content = Content(form, content.text, others, content.text_at, content.blocks)
     if to == "think_tags" and reasoning is not None:
         text = "<think>\n" + reasoning + "\n</think>\n\n" + visible
         body = text if content.form != "list" else _content_out(content, text)
