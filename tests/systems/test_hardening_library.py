@@ -282,3 +282,73 @@ def test_c2_other_parts_keep_the_list_form() -> None:  # C2
     assert convert_trace([TEXT_PARTS_TRACE[1]], to="content_blocks") == [
         {"role": "assistant", "content": [{"type": "thinking", "thinking": "add"}, _text("4")]}
     ]
+
+
+# --- 17. D1: metadata defaults to '{}' ------------------------------------------------------------
+OLD_SCHEMA = """CREATE TABLE reasoning_traces (
+  id TEXT PRIMARY KEY,
+  session_key TEXT NOT NULL,
+  run_id TEXT NOT NULL,
+  model TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  reasoning_text TEXT NOT NULL,
+  reasoning_tokens INTEGER NOT NULL DEFAULT 0,
+  total_tokens INTEGER NOT NULL DEFAULT 0,
+  duration_ms INTEGER NOT NULL DEFAULT 0,
+  metadata TEXT,
+  created_at INTEGER NOT NULL
+)"""
+
+
+def test_d1_metadata_column_defaults_to_empty_object(tmp_path: Any) -> None:  # D1
+    import sqlite3
+
+    from thinkparse import TraceStore, normalize
+
+    db = tmp_path / "t.db"
+    with TraceStore(db, retention_days=None) as store:
+        store.record(normalize(_chat("r")), session_key="s", run_id="r", model="m", id="a",
+                     created_at=1)
+        t = store.get("a")
+        assert t is not None and (t.metadata_json, t.metadata) == ("{}", {})
+        buf = io.StringIO()
+        store.export_jsonl(buf)
+        assert json.loads(buf.getvalue())["metadata"] == {}
+        # an import line without metadata (or with null) gets the default too
+        line = {**json.loads(buf.getvalue()), "id": "b"}
+        del line["metadata"]
+        store.import_jsonl(io.StringIO(json.dumps(line) + "\n"))
+        assert [x.metadata_json for x in store.query()] == ["{}", "{}"]
+    with sqlite3.connect(db) as conn:
+        info = conn.execute("PRAGMA table_info(reasoning_traces)").fetchall()
+        assert [c[1:5] for c in info if c[1] == "metadata"] == [("metadata", "TEXT", 0, "'{}'")]
+        # a row another program inserts without metadata gets the column default
+        conn.execute("INSERT INTO reasoning_traces (id, session_key, run_id, model, provider, "
+                     "reasoning_text, created_at) VALUES ('c', 's', 'r', 'm', 'p', '', 2)")
+        assert conn.execute("SELECT metadata FROM reasoning_traces WHERE id='c'").fetchone() == (
+            "{}",)
+
+
+def test_d1_store_with_the_old_metadata_column_keeps_working(tmp_path: Any) -> None:  # D1
+    import sqlite3
+
+    from thinkparse import TraceStore, normalize
+
+    db = tmp_path / "old.db"
+    with sqlite3.connect(db) as conn:  # a store file as the first schema wrote it
+        conn.execute("CREATE TABLE thinkparse_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        conn.execute("INSERT INTO thinkparse_meta VALUES ('reasoning_traces_schema', '1')")
+        conn.execute(OLD_SCHEMA)
+        conn.execute("INSERT INTO reasoning_traces VALUES "
+                     "('old', 's', 'r', 'm', 'p', 'why', 1, 0, 0, NULL, 1)")
+    with TraceStore(db, retention_days=None) as store:
+        store.record(normalize(_chat("r")), session_key="s", run_id="r", model="m", id="new",
+                     created_at=2)
+        got = [(t.id, t.metadata_json, t.metadata) for t in store.query()]
+        assert got == [("old", "{}", {}), ("new", "{}", {})]
+        buf = io.StringIO()
+        store.export_jsonl(buf)
+        assert [json.loads(x)["metadata"] for x in buf.getvalue().splitlines()] == [{}, {}]
+    with sqlite3.connect(db) as conn:  # the file's own table is left as it was
+        assert conn.execute("SELECT id, metadata FROM reasoning_traces ORDER BY id").fetchall() == [
+            ("new", "{}"), ("old", None)]

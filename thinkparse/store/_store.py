@@ -31,6 +31,9 @@ Decisions where the rules are silent:
   pair, ``"\\ud83d"``): every stored string, metadata keys and values included, and every key
   given to ``get`` or a filter, has its lone surrogates replaced by U+FFFD (``storable``), with
   or without a masker, so such a row is recorded and found by the value it was given (#d1).
+* ``metadata`` defaults to ``'{}'``, in the column as in every row the store writes; a NULL
+  (a file created before the column had its default, or a row another program wrote) reads as
+  ``'{}'``.  Such a file is used as it is: its table is not rebuilt (#d1).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
 """
@@ -51,6 +54,8 @@ from ._masking import DEFAULT_MASKER
 from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
     COLUMN_NAMES,
+    NO_METADATA,
+    SELECT_LIST,
     Masker,
     Trace,
     TraceStoreError,
@@ -76,7 +81,7 @@ _INSERT = (
     f"INSERT INTO reasoning_traces ({', '.join(COLUMN_NAMES)}) "
     f"VALUES ({', '.join('?' for _ in COLUMN_NAMES)})"
 )
-_SELECT = f"SELECT {', '.join(COLUMN_NAMES)} FROM reasoning_traces"
+_SELECT = f"SELECT {SELECT_LIST} FROM reasoning_traces"
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -210,7 +215,7 @@ class TraceStore:
             total = extraction.usage.total_tokens or 0
         else:
             total = check_count(total_tokens, "total_tokens")
-        meta = None if metadata is None else mask_metadata(self.masker, metadata)
+        meta = NO_METADATA if metadata is None else mask_metadata(self.masker, metadata)
         return mask_keys(self.masker, (
             row_id,
             check_str(session_key, "session_key"),

@@ -24,6 +24,7 @@ from typing import IO, Any, Callable, Optional, Union
 
 from ._trace_row import (
     COLUMN_NAMES,
+    NO_METADATA,
     Masker,
     apply_masker,
     check_count,
@@ -110,7 +111,7 @@ def parse_import_line(line: str, number: int, masker: Optional[Masker]) -> tuple
             check_count(data["reasoning_tokens"], "reasoning_tokens"),
             check_count(data["total_tokens"], "total_tokens"),
             check_count(data["duration_ms"], "duration_ms"),
-            None if meta is None else mask_metadata(masker, meta),
+            NO_METADATA if meta is None else mask_metadata(masker, meta),
             check_count(data["created_at"], "created_at"),
         )
     except (TypeError, ValueError) as exc:

@@ -43,10 +43,18 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("reasoning_tokens", "INTEGER NOT NULL DEFAULT 0"),
     ("total_tokens", "INTEGER NOT NULL DEFAULT 0"),
     ("duration_ms", "INTEGER NOT NULL DEFAULT 0"),
-    ("metadata", "TEXT"),
+    ("metadata", "TEXT DEFAULT '{}'"),
     ("created_at", "INTEGER NOT NULL"),
 )
 COLUMN_NAMES = tuple(name for name, _ in COLUMNS)
+#: The metadata of a row that has none: the column default (#d1).
+NO_METADATA = "{}"
+#: The columns as read: a NULL ``metadata`` (a file made before the column had its default, or
+#: a row another program wrote) reads as the default.
+SELECT_LIST = ", ".join(
+    f"COALESCE(metadata, '{NO_METADATA}')" if name == "metadata" else name
+    for name in COLUMN_NAMES
+)
 INDEXED = ("session_key", "run_id", "model", "created_at")
 
 SCHEMA_SQL = (
@@ -89,15 +97,15 @@ class Trace:
     duration_ms: int
     """Duration of the turn in milliseconds."""
     metadata_json: Optional[str]
-    """The ``metadata`` column: JSON text or ``None``."""
+    """The ``metadata`` column: JSON text, ``'{}'`` when none was given (#d1)."""
     created_at: int
     """Milliseconds since the epoch."""
 
     @property
-    def metadata(self) -> Optional[dict[str, Any]]:
-        """The metadata as a new dict on each access (``None`` when absent)."""
+    def metadata(self) -> dict[str, Any]:
+        """The metadata as a new dict on each access (``{}`` when absent)."""
         if self.metadata_json is None:
-            return None
+            return {}
         value = json.loads(self.metadata_json)
         return value if isinstance(value, dict) else {"value": value}
 
