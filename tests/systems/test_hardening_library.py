@@ -352,3 +352,40 @@ def test_d1_store_with_the_old_metadata_column_keeps_working(tmp_path: Any) -> N
     with sqlite3.connect(db) as conn:  # the file's own table is left as it was
         assert conn.execute("SELECT id, metadata FROM reasoning_traces ORDER BY id").fetchall() == [
             ("new", "{}"), ("old", None)]
+
+
+# --- 18. W1: iter_sse is linear in one large event ----------------------------------------------
+class _CountingPattern:
+    """A compiled pattern that adds up the length of every string it is asked to scan."""
+
+    def __init__(self, pattern: Any) -> None:
+        self.pattern = pattern
+        self.scanned = 0
+
+    def __getattr__(self, name: str) -> Any:
+        method = getattr(self.pattern, name)
+
+        def counted(text: str, *args: Any, **kwargs: Any) -> Any:
+            self.scanned += len(text)
+            return method(text, *args, **kwargs)
+
+        return counted
+
+
+@pytest.mark.parametrize("kind", ["bytes", "str"])
+@pytest.mark.parametrize("cut", [1, 7, 256])
+def test_w1_one_large_event_is_scanned_once(monkeypatch: pytest.MonkeyPatch, kind: str,
+                                            cut: int) -> None:  # W1
+    # Every character of the body is looked at for line ends a bounded number of times, however
+    # the event is cut: the held part of an unfinished line is not re-scanned with each chunk.
+    from thinkparse import iter_sse
+    from thinkparse.clients import _sse
+
+    payload = "x" * (64_000 if cut > 1 else 8_000)
+    body = 'data: {"text": "' + payload + '"}\n\nevent: end\ndata: {"n": 2}\r\n\r\n'
+    counter = _CountingPattern(_sse._LINE_END)
+    monkeypatch.setattr(_sse, "_LINE_END", counter)
+    data: Any = body.encode() if kind == "bytes" else body
+    chunks = [data[i:i + cut] for i in range(0, len(data), cut)]
+    assert list(iter_sse(chunks)) == [{"text": payload}, {"n": 2}]
+    assert 0 < counter.scanned <= len(body)
