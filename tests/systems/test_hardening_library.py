@@ -389,3 +389,160 @@ def test_w1_one_large_event_is_scanned_once(monkeypatch: pytest.MonkeyPatch, kin
     chunks = [data[i:i + cut] for i in range(0, len(data), cut)]
     assert list(iter_sse(chunks)) == [{"text": payload}, {"n": 2}]
     assert 0 < counter.scanned <= len(body)
+
+
+# --- 19. X3, X5, D1, C2, A4: hostile values -----------------------------------------------------
+def _cyclic_dict() -> dict[str, Any]:
+    d: dict[str, Any] = {"k": 1}
+    d["self"] = d
+    return d
+
+
+def _deep(n: int = 100_000) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(n):
+        value = [value]
+    return value
+
+
+def _chat_turn(**message: Any) -> dict[str, Any]:
+    m = {"role": "assistant", "content": "hi", "reasoning_content": "r", **message}
+    return {"id": "x", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "message": m, "finish_reason": "stop"}]}
+
+
+@pytest.mark.parametrize(("turn", "path", "message"), [
+    (_chat_turn(tool_calls=-1), "message.tool_calls", "expected an array or null, got a number"),
+    (_chat_turn(tool_calls=2.5), "message.tool_calls", "expected an array or null, got a number"),
+    ({"candidates": [{"content": {"role": "model", "parts": [
+        {"text": "t", "thought": True, "thoughtSignature": "c2ln"}, {"text": "hi"}]}}]},
+     None, None),
+    ({"object": "response", "model": "m", "output": [
+        {"type": "reasoning", "id": "rs", "summary": [], "encrypted_content": "e"},
+        {"type": ["function_call"], "call_id": "c", "name": "f", "arguments": "{}"}]},
+     "message[1].type", "expected a string, got an array"),
+])
+def test_x3_update_malformed_turn_names_the_path(turn: Any, path: Any, message: Any) -> None:
+    # X3, X5, P8: the turn's to_message form (message...) is read for its identity
+    from thinkparse import ReasoningContext, ResponseShapeError
+
+    ctx = ReasoningContext()
+    if path is None:  # a well-formed control: cached
+        ctx.update(turn)
+        assert len(ctx.segments) == 1
+        return
+    with pytest.raises(ResponseShapeError) as info:
+        ctx.update(turn)
+    assert (info.value.path, str(info.value)) == (path, f"{path}: {message}")
+    assert ctx.segments == ()
+
+
+@pytest.mark.parametrize("args", [_cyclic_dict(), _deep()])
+def test_x3_update_cyclic_or_deep_turn(args: Any) -> None:  # X3, X5, P8
+    from thinkparse import ReasoningContext, ResponseShapeError
+
+    turn = _chat_turn(tool_calls=[{"id": "c1", "type": "function",
+                                   "function": {"name": "f", "arguments": args}}])
+    with pytest.raises(ResponseShapeError) as info:
+        ReasoningContext().update(turn)
+    assert (info.value.path, str(info.value)) == (
+        "", "turn: a cyclic or too deeply nested value is not JSON data")
+
+
+def test_x4_attach_hostile_request_turns_are_left_alone() -> None:  # X4
+    from thinkparse import ReasoningContext
+
+    ctx = ReasoningContext()
+    ctx.update(_chat_turn())
+    hostile = [
+        {"role": "assistant", "content": "other", "tool_calls": -1},
+        {"role": "assistant", "content": "x", "tool_calls": [
+            {"function": {"name": "f", "arguments": _deep()}}]},
+        {"role": "assistant", "content": "y", "extra": _cyclic_dict()},
+    ]
+    request = {"model": "m", "messages": [*hostile, {"role": "assistant", "content": "hi"}]}
+    out = ctx.attach(request)
+    assert out["messages"][:3] == hostile and out["messages"][:3][0] is hostile[0]
+    assert out["messages"][3] == {"role": "assistant", "content": "hi", "reasoning_content": "r"}
+    # Responses input items whose type is not a string (unhashable) are not tool outputs
+    resp = {"object": "response", "model": "m", "output": [
+        {"type": "reasoning", "id": "rs", "summary": [], "encrypted_content": "e"},
+        {"type": "message", "role": "assistant",
+         "content": [{"type": "output_text", "text": "A"}]}]}
+    ctx.update(resp)
+    # (they are read as output items: a turn of their own that matches nothing)
+    items = [{"type": ["x"]}, {"type": {"a": 1}}, {"role": "user", "content": "q"},
+             {"type": "message", "role": "assistant", "content": [{"type": "output_text",
+                                                                   "text": "A"}]}]
+    got = ctx.attach({"model": "m", "input": items})["input"]
+    assert got[:3] == items[:3] and [i["type"] for i in got[3:]] == ["reasoning", "message"]
+    # Gemini parts that are not a list
+    assert ctx.attach({"contents": [{"role": "model", "parts": -1}]},
+                      provider="gemini") == {"contents": [{"role": "model", "parts": -1}]}
+
+
+def test_x5_from_dict_cyclic_or_deep_message() -> None:  # X5
+    from thinkparse import ReasoningContext
+
+    ctx = ReasoningContext()
+    ctx.update(_chat_turn())
+    snapshot = ctx.to_dict()
+    snapshot["segments"][0]["message"]["extra"] = {"inner": _cyclic_dict()}
+    with pytest.raises(ValueError) as info:
+        ReasoningContext.from_dict(snapshot)
+    assert str(info.value) == (
+        "segments[0].message.extra.inner.self: a cyclic value is not JSON data")
+    snapshot = ctx.to_dict()
+    snapshot["segments"][0]["blocks"][0]["wire"]["deep"] = _deep()
+    with pytest.raises(ValueError) as info:
+        ReasoningContext.from_dict(snapshot)
+    assert str(info.value) == "segments[0].blocks[0].wire: nested too deeply"
+    # the context keeps copies: a later change to the snapshot does not reach it
+    snapshot = ctx.to_dict()
+    again = ReasoningContext.from_dict(snapshot)
+    snapshot["segments"][0]["message"]["content"] = "changed"
+    snapshot["segments"][0]["blocks"][0]["wire"]["changed"] = True
+    assert again == ctx and again.to_dict() == ctx.to_dict()
+
+
+@pytest.mark.parametrize(("metadata", "message"), [
+    ({"a": [1, _cyclic_dict()]}, "metadata.a[1].self: a cyclic value is not JSON data"),
+    ({"d": _deep()}, "metadata: nested too deeply"),
+])
+def test_d1_cyclic_or_deep_metadata(metadata: Any, message: str) -> None:  # D1, D4, A4
+    from thinkparse import TraceRecorder, TraceStore, normalize
+
+    with TraceStore() as store:
+        with pytest.raises(ValueError) as info:
+            store.record(normalize(_chat("r")), session_key="s", run_id="r", model="m",
+                         metadata=metadata)
+        assert str(info.value) == message
+        with pytest.raises(ValueError) as info:
+            TraceRecorder(store, session_key="s", run_id="r", model="m", metadata=metadata)
+        assert str(info.value) == message
+        assert store.count() == 0
+
+
+def test_d1_import_deep_line() -> None:  # D1, A4
+    from thinkparse import TraceStore
+
+    line = '{"id": "a", "metadata": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+    with TraceStore() as store:
+        with pytest.raises(ValueError) as info:
+            store.import_jsonl(io.StringIO(line))
+        assert str(info.value) == "line 1: invalid JSON: nested too deeply"
+
+
+@pytest.mark.parametrize("role", ["user", "assistant"])
+def test_c2_convert_deep_value(role: str) -> None:  # C2, P8
+    from thinkparse import ResponseShapeError, convert_trace
+
+    messages = [{"role": "user", "content": "q"}, {"role": role, "content": "x", "extra": _deep()}]
+    with pytest.raises(ResponseShapeError) as info:
+        convert_trace(messages, to="reasoning_content")
+    assert (info.value.path, str(info.value)) == (
+        "messages[1].extra", "messages[1].extra: nested too deeply to copy")
+    # a cyclic value is copied with its cycle, as the input has it
+    cyclic = _cyclic_dict()
+    out = convert_trace([{"role": role, "content": "x", "extra": cyclic}], to="none")
+    assert out[0]["extra"]["self"] is out[0]["extra"] and out[0]["extra"] is not cyclic

@@ -26,6 +26,9 @@ Decisions where the rules are silent:
   there is none).  Assistant messages that do not keep their reasoning get the ``none`` target.
 * Messages that are not assistant messages, and every key other than the content and the
   reasoning keys, are deep-copied, so the result never shares a mutable object with the input.
+  A cyclic value is copied with its cycle; a value nested too deeply to copy raises
+  :class:`~thinkparse.ResponseShapeError` naming its key (``messages[3].tool_calls``, or
+  ``messages[3].content`` for a content part).
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
+from .._errors import ResponseShapeError
 from ..scan._think import split_think
 from ._transcript import AUTO, DETAILS, FIELDS, Content, messages_of, read_message
 
@@ -41,6 +45,25 @@ TARGETS = ("reasoning_content", "reasoning", "think_tags", "content_blocks", "no
 KEEPS = ("all", "last", "none")
 #: The keys a message's reasoning is read from, all removed before the target is written.
 REASONING_KEYS = (*FIELDS, DETAILS)
+
+
+def _copy(value: Any, where: str, memo: dict[int, Any]) -> Any:
+    """A deep copy of ``value``; ``ResponseShapeError`` at ``where`` when too deep to copy.
+
+    ``memo`` is shared by the values of one message, so what they share stays shared.
+    """
+    try:
+        return copy.deepcopy(value, memo)
+    except RecursionError:
+        raise ResponseShapeError(where, "nested too deeply to copy") from None
+
+
+def copy_message(
+    m: Mapping[str, Any], where: str, memo: Optional[dict[int, Any]] = None
+) -> dict[str, Any]:
+    """A deep copy of a message, key by key (errors name the key)."""
+    memo = {} if memo is None else memo
+    return {k: _copy(v, f"{where}.{k}", memo) for k, v in m.items()}
 
 
 def _content_out(content: Content, visible: str) -> Any:
@@ -56,14 +79,16 @@ def _content_out(content: Content, visible: str) -> Any:
 
 
 def write_message(
-    m: Mapping[str, Any], reasoning: Optional[str], visible: str, content: Content, to: str
+    m: Mapping[str, Any], reasoning: Optional[str], visible: str, content: Content, to: str,
+    where: str = "message",
 ) -> dict[str, Any]:
-    """A new message in the target form ``to`` (#c2)."""
-    new = {
-        k: copy.deepcopy(v) for k, v in m.items() if k not in REASONING_KEYS and k != "content"
-    }
+    """A new message in the target form ``to`` (#c2); ``where`` is its path, for errors."""
+    memo: dict[int, Any] = {}
+    new = copy_message(
+        {k: v for k, v in m.items() if k not in REASONING_KEYS and k != "content"}, where, memo
+    )
     keys = list(m.keys())
-    others = tuple(copy.deepcopy(p) for p in content.others)
+    others = tuple(_copy(p, f"{where}.content", memo) for p in content.others)
     form = content.form
     if form == "list" and not others and to != "content_blocks":
         form = "str"  # only text parts: a string, as chat templates expect (#c2)
@@ -149,9 +174,10 @@ def convert_trace(
     out: list[dict[str, Any]] = []
     for i, m in enumerate(msgs):
         if m.get("role") != "assistant":
-            out.append(copy.deepcopy(dict(m)))
+            out.append(copy_message(m, f"messages[{i}]"))
             continue
         r = read_message(m, ("messages", i), options)
         kept = keep == "all" or (keep == "last" and i >= first_kept)
-        out.append(write_message(m, r.reasoning, r.visible, r.content, to if kept else "none"))
+        target = to if kept else "none"
+        out.append(write_message(m, r.reasoning, r.visible, r.content, target, f"messages[{i}]"))
     return out

@@ -91,6 +91,8 @@ def parse_import_line(line: str, number: int, masker: Optional[Masker]) -> tuple
         data = json.loads(line)
     except ValueError as exc:
         raise ValueError(f"line {number}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"line {number}: invalid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError(f"line {number}: a record must be a JSON object")
     try:

@@ -215,14 +215,27 @@ def mask_metadata(masker: Optional[Masker], metadata: object, name: str = "metad
     """``metadata`` (a dict) as JSON text with every key and string value masked at any depth.
 
     A key that masks to a key already present gets ``#2``, ``#3``... (#d2).  Raises
-    ``TypeError`` naming the path of a value that is not JSON data.
+    ``TypeError`` naming the path of a value that is not JSON data, and ``ValueError`` naming
+    the path where a cycle closes, or ``name`` for a value nested too deeply to copy.
     """
     if not isinstance(metadata, dict):
         raise TypeError(f"{name} must be a dict, not {type(metadata).__name__}")
-    return json.dumps(_mask_value(masker, metadata, name), ensure_ascii=False, allow_nan=False)
+    try:
+        masked = _mask_value(masker, metadata, name, set())
+        return json.dumps(masked, ensure_ascii=False, allow_nan=False)
+    except RecursionError:
+        raise ValueError(f"{name}: nested too deeply") from None
 
 
-def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
+def _mask_value(masker: Optional[Masker], value: object, path: str, active: set[int]) -> object:
+    if isinstance(value, (dict, list, tuple)):
+        if id(value) in active:
+            raise ValueError(f"{path}: a cyclic value is not JSON data")
+        active.add(id(value))
+        try:
+            return _mask_container(masker, value, path, active)
+        finally:
+            active.discard(id(value))
     if isinstance(value, str):
         return apply_masker(masker, value)
     if value is None or isinstance(value, (bool, int)):
@@ -231,6 +244,13 @@ def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
         if not math.isfinite(value):
             raise ValueError(f"{path}: {value!r} is not JSON data")
         return value
+    raise TypeError(f"{path}: a {type(value).__name__} is not JSON data")
+
+
+def _mask_container(
+    masker: Optional[Masker], value: Union[dict[Any, Any], list[Any], tuple[Any, ...]], path: str,
+    active: set[int],
+) -> object:
     if isinstance(value, dict):
         out: dict[str, object] = {}
         for key, item in value.items():
@@ -241,11 +261,9 @@ def _mask_value(masker: Optional[Masker], value: object, path: str) -> object:
             while stored in out:  # two keys that differed only in a secret
                 stored = f"{masked}#{n}"
                 n += 1
-            out[stored] = _mask_value(masker, item, f"{path}.{key}")
+            out[stored] = _mask_value(masker, item, f"{path}.{key}", active)
         return out
-    if isinstance(value, (list, tuple)):
-        return [_mask_value(masker, item, f"{path}[{i}]") for i, item in enumerate(value)]
-    raise TypeError(f"{path}: a {type(value).__name__} is not JSON data")
+    return [_mask_value(masker, item, f"{path}[{i}]", active) for i, item in enumerate(value)]
 
 
 # --- schema ------------------------------------------------------------------------------------
