@@ -546,3 +546,89 @@ def test_c2_convert_deep_value(role: str) -> None:  # C2, P8
     cyclic = _cyclic_dict()
     out = convert_trace([{"role": role, "content": "x", "extra": cyclic}], to="none")
     assert out[0]["extra"]["self"] is out[0]["extra"] and out[0]["extra"] is not cyclic
+
+
+# --- 20. D1, D4: a damaged database file ---------------------------------------------------------
+def _store_file(path: Any) -> None:
+    from thinkparse import TraceStore, normalize
+
+    ex = normalize(_chat("why " * 50))
+    with TraceStore(path, retention_days=None) as store:
+        for i in range(300):
+            store.record(ex, session_key=f"s{i % 7}", run_id="r", model="m", id=f"id{i:04d}",
+                         created_at=i, metadata={"i": i, "t": "x" * 100})
+
+
+def _damaged_copies(tmp_path: Any) -> list[Any]:
+    base = tmp_path / "base.db"
+    _store_file(base)
+    data = base.read_bytes()
+    copies = []
+    for k in range(1, 30):
+        offset = len(data) * k // 30
+        for kind, damaged in (("cut", data[:offset]),
+                              ("over", data[:offset] + b"\xff" * 64 + data[offset + 64:])):
+            copy = tmp_path / f"{kind}{offset}.db"
+            copy.write_bytes(damaged)
+            copies.append(copy)
+    return copies
+
+
+def test_d4_damaged_file_every_method_raises_trace_store_error(tmp_path: Any) -> None:  # D1, D4
+    from thinkparse import TraceStore, TraceStoreError, normalize
+
+    ex = normalize(_chat("r"))
+    calls = {
+        "count": lambda s: s.count(),
+        "query": lambda s: [t.to_dict() for t in s.query()],
+        "get": lambda s: s.get("id0150"),
+        "explain_query": lambda s: s.explain_query(session_key="s1"),
+        "export_jsonl": lambda s: s.export_jsonl(io.StringIO()),
+        "import_jsonl": lambda s: s.import_jsonl(io.StringIO(
+            json.dumps({"id": "new", "session_key": "s", "run_id": "r", "model": "m",
+                        "provider": "p", "reasoning_text": "", "reasoning_tokens": 0,
+                        "total_tokens": 0, "duration_ms": 0, "created_at": 1}) + "\n")),
+        "prune_older_than": lambda s: s.prune_older_than(1),
+        "record": lambda s: s.record(ex, session_key="s", run_id="r", model="m"),
+    }
+    failed_in_use = set()
+    for copy in _damaged_copies(tmp_path):
+        try:
+            store = TraceStore(copy, retention_days=None)
+        except TraceStoreError as exc:
+            assert str(exc).startswith(f"{copy}: cannot open the trace store: ")
+            continue
+        with store:
+            for name, call in calls.items():
+                try:
+                    call(store)
+                except TraceStoreError as exc:  # nothing else escapes
+                    message = str(exc)
+                    assert message.startswith(f"{copy}: ") and "\n" not in message, message
+                    failed_in_use.add((copy.name, name))
+    # the damage is found while the store is used, by reads and by a prune
+    assert {name for _, name in failed_in_use} >= {"query", "export_jsonl", "prune_older_than"}
+    assert len({copy for copy, _ in failed_in_use}) >= 10
+
+
+def test_d4_cli_damaged_file_exits_1_with_one_line(tmp_path: Any) -> None:  # D1, D4
+    from _support import run_cli
+
+    from thinkparse import TraceStore, TraceStoreError
+
+    checked = 0
+    for copy in _damaged_copies(tmp_path):
+        try:
+            with TraceStore(copy, retention_days=None) as store:
+                list(store.query())
+            continue
+        except TraceStoreError as exc:
+            if "cannot open" in str(exc):
+                continue
+            message = str(exc)
+        proc = run_cli("traces", "list", "--db", copy)
+        assert (proc.returncode, proc.stderr.decode()) == (1, f"thinkparse: {message}\n")
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3

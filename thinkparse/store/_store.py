@@ -36,17 +36,22 @@ Decisions where the rules are silent:
   ``'{}'``.  Such a file is used as it is: its table is not rebuilt (#d1).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
+* A database that fails while it is used (a damaged file that opened, a full disk, an I/O error)
+  raises :class:`TraceStoreError` from every method, with SQLite's message on one line after
+  the path; SQLite's own ``sqlite3.Error`` never escapes, nor does a ``metadata`` column that
+  is not JSON text (``Trace.metadata``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, Callable, Optional, TypeVar, Union, cast
 
 from .._types import Extraction
 from ._budget import turn_tokens
@@ -84,6 +89,25 @@ _INSERT = (
 _SELECT = f"SELECT {SELECT_LIST} FROM reasoning_traces"
 
 PathLike = Union[str, "os.PathLike[str]"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def database_error(path: str, exc: sqlite3.Error) -> TraceStoreError:
+    """SQLite's error as a :class:`TraceStoreError` naming the file, on one line."""
+    return TraceStoreError(f"{path}: {' '.join(str(exc).split())}")
+
+
+def _database_errors(method: _F) -> _F:
+    """``method`` raising :class:`TraceStoreError` for any ``sqlite3.Error`` (a damaged file)."""
+
+    @functools.wraps(method)
+    def wrapped(self: TraceStore, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc) from None
+
+    return cast(_F, wrapped)
 
 
 def now_ms() -> int:
@@ -152,6 +176,7 @@ class TraceStore:
         return self._conn
 
     # --- writing ----------------------------------------------------------------------------------
+    @_database_errors
     def record(
         self,
         extraction: Extraction,
@@ -231,6 +256,7 @@ class TraceStore:
         ))  # fmt: skip
 
     # --- reading ----------------------------------------------------------------------------------
+    @_database_errors
     def get(self, id: str, /) -> Optional[Trace]:
         """The trace with this id, or ``None``.
 
@@ -311,7 +337,10 @@ class TraceStore:
             size = _PAGE if left is None else min(_PAGE, left)
             sql = _SELECT + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
             with self._lock:
-                rows = self._connection().execute(sql, [*args, size]).fetchall()
+                try:
+                    rows = self._connection().execute(sql, [*args, size]).fetchall()
+                except sqlite3.Error as exc:
+                    raise database_error(self.path, exc) from None
             for row in rows:
                 yield Trace(*row)
             if len(rows) < size:
@@ -320,6 +349,7 @@ class TraceStore:
             if left is not None:
                 left -= len(rows)
 
+    @_database_errors
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
         check_filter_names(filters, allow_limit=False)
@@ -332,6 +362,7 @@ class TraceStore:
             )
         return int(row[0])
 
+    @_database_errors
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
         check_filter_names(filters, allow_limit=False)
@@ -341,6 +372,7 @@ class TraceStore:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
 
     # --- retention --------------------------------------------------------------------------------
+    @_database_errors
     def prune_older_than(self, days: Optional[Union[int, float]] = None) -> int:
         """Delete traces older than now minus ``days`` (#d3).
 
@@ -369,6 +401,7 @@ class TraceStore:
             return int(cur.rowcount)
 
     # --- JSONL and Parquet ------------------------------------------------------------------------
+    @_database_errors
     def export_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /, **filters: Any) -> int:
         """Write the matching traces as JSON Lines (column names as keys).
 
@@ -386,6 +419,7 @@ class TraceStore:
         check_filter_names(filters, allow_limit=True)
         return write_jsonl(fp, (trace.to_dict() for trace in self.query(**filters)))
 
+    @_database_errors
     def import_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /) -> int:
         """Read JSON Lines written by :meth:`export_jsonl`, masking every record (#d2).
 
@@ -404,6 +438,7 @@ class TraceStore:
         with self._lock:
             return insert_new(self._connection(), _INSERT, rows)
 
+    @_database_errors
     def export_parquet(self, path: PathLike, /, **filters: Any) -> int:
         """Write the matching traces to a Parquet file (needs ``pyarrow``).
 

@@ -103,10 +103,19 @@ class Trace:
 
     @property
     def metadata(self) -> dict[str, Any]:
-        """The metadata as a new dict on each access (``{}`` when absent)."""
+        """The metadata as a new dict on each access (``{}`` when absent).
+
+        Raises:
+            TraceStoreError: the column holds no JSON text (a damaged or foreign file).
+        """
         if self.metadata_json is None:
             return {}
-        value = json.loads(self.metadata_json)
+        try:
+            value = json.loads(self.metadata_json)
+        except (ValueError, RecursionError):
+            raise TraceStoreError(
+                f"trace {self.id!r}: the metadata column is not JSON text"
+            ) from None
         return value if isinstance(value, dict) else {"value": value}
 
     def to_dict(self) -> dict[str, Any]:

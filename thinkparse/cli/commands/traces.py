@@ -148,6 +148,8 @@ def _run(argv: list[str]) -> int:
     store = _open(args.db, auto_prune=args.action != "import")
     try:
         status: int = ACTION_FUNCS[args.action](args, store, out)
+    except TraceStoreError as exc:  # the database failed while in use (a damaged file): D4
+        raise InputError(f"thinkparse: {exc}", 1) from None
     finally:
         out.flush()
         store.close()
