@@ -632,3 +632,70 @@ def test_d4_cli_damaged_file_exits_1_with_one_line(tmp_path: Any) -> None:  # D1
         if checked == 3:
             break
     assert checked == 3
+
+
+# --- 21. D1, D4: a full disk or an I/O error while importing --------------------------------------
+def _import_lines(n: int) -> str:
+    return "".join(
+        json.dumps({"id": f"id{i}", "session_key": "s", "run_id": "r", "model": "m",
+                    "provider": "p", "reasoning_text": "why " * 100, "reasoning_tokens": 0,
+                    "total_tokens": 0, "duration_ms": 0, "created_at": i}) + "\n"
+        for i in range(n)
+    )
+
+
+def test_d4_import_on_a_full_disk_names_the_cause(tmp_path: Any) -> None:  # D1, D4
+    # a real tiny file system: a 256 KB tmpfs (needs the right to mount, as root in CI)
+    import os
+    import subprocess
+
+    from thinkparse import TraceStore, TraceStoreError, normalize
+
+    mnt = tmp_path / "small"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)], capture_output=True
+    ).returncode:
+        pytest.skip("mounting a small tmpfs needs root and a system that allows it")
+    try:
+        db = mnt / "t.db"
+        with TraceStore(db, retention_days=None) as store:
+            with pytest.raises(TraceStoreError) as info:
+                store.import_jsonl(io.StringIO(_import_lines(2000)))
+            assert str(info.value) == f"{db}: database or disk is full"
+            assert store.count() == 0  # nothing half-imported
+            with pytest.raises(TraceStoreError) as info:
+                store.record(normalize(_chat("y" * 400_000)), session_key="s", run_id="r",
+                             model="m")
+            assert str(info.value) == f"{db}: database or disk is full"
+            assert store.count() == 0
+    finally:
+        subprocess.run(["umount", str(mnt)], check=True)
+
+
+IO_ERROR_SCRIPT = """
+import io, resource, signal, sys
+from thinkparse import TraceStore, TraceStoreError
+store = TraceStore(sys.argv[1], retention_days=None)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (200_000, resource.RLIM_INFINITY))
+try:
+    store.import_jsonl(io.StringIO(sys.stdin.read()))
+except TraceStoreError as exc:
+    print(type(exc).__name__, exc, store.count())
+"""
+
+
+def test_d4_import_on_an_io_error_names_the_cause(tmp_path: Any) -> None:  # D1, D4
+    # files may not grow past 200 KB in a child process (RLIMIT_FSIZE): SQLite's write fails
+    import subprocess
+    import sys
+
+    from _support import CLI_ENV
+
+    db = tmp_path / "t.db"
+    proc = subprocess.run([sys.executable, "-c", IO_ERROR_SCRIPT, str(db)], env=CLI_ENV,
+                          input=_import_lines(2000).encode(), capture_output=True,
+                          timeout=TIMEOUT * 6)
+    assert (proc.stdout.decode(), proc.stderr, proc.returncode) == (
+        f"TraceStoreError {db}: disk I/O error 0\n", b"", 0)

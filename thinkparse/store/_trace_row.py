@@ -5,6 +5,7 @@ Rules: docs/behaviour.md#d1 and docs/behaviour.md#d2.  The store itself is in ``
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
@@ -293,7 +294,9 @@ def migrate(conn: sqlite3.Connection, path: str, busy_ms: int) -> None:
         )
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        if conn.in_transaction:  # a full disk or an I/O error may have rolled it back already
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
         raise
 
 
