@@ -699,3 +699,80 @@ def test_d4_import_on_an_io_error_names_the_cause(tmp_path: Any) -> None:  # D1,
                           timeout=TIMEOUT * 6)
     assert (proc.stdout.decode(), proc.stderr, proc.returncode) == (
         f"TraceStoreError {db}: disk I/O error 0\n", b"", 0)
+
+
+# --- 22. D1, D3: integers beyond 64 bits --------------------------------------------------------
+FIT = "must fit in a signed 64-bit integer (SQLite's INTEGER), got"
+
+
+@pytest.mark.parametrize(("kwargs", "message"), [
+    ({"total_tokens": 10**20}, f"total_tokens {FIT} {10**20}"),
+    ({"duration_ms": 2**63}, f"duration_ms {FIT} {2**63}"),
+    ({"created_at": 10**20}, f"created_at {FIT} {10**20}"),
+    ({"created_at": -(2**63) - 1}, f"created_at {FIT} {-(2**63) - 1}"),
+])
+def test_d1_record_integer_beyond_64_bits(kwargs: dict[str, Any], message: str) -> None:  # D1
+    from thinkparse import TraceStore, normalize
+
+    with TraceStore() as store:
+        with pytest.raises(ValueError) as info:
+            store.record(normalize(_chat("r")), session_key="s", run_id="r", model="m", **kwargs)
+        assert str(info.value) == message and type(info.value) is ValueError
+        # the largest values that fit are stored as given
+        edge = {k: (2**63 - 1 if v > 0 else -(2**63)) for k, v in kwargs.items()}
+        trace_id = store.record(normalize(_chat("r")), session_key="s", run_id="r", model="m",
+                                **edge)
+        t = store.get(trace_id)
+        assert t is not None and all(getattr(t, k) == v for k, v in edge.items())
+
+
+@pytest.mark.parametrize(("usage", "message"), [
+    ({"total_tokens": 10**20}, f"extraction.usage.total_tokens {FIT} {10**20}"),
+    ({"completion_tokens_details": {"reasoning_tokens": 10**20}},
+     f"extraction.reasoning_tokens {FIT} {10**20}"),
+])
+def test_d1_record_reported_usage_beyond_64_bits(usage: dict[str, Any], message: str) -> None:
+    # D1: the counts the provider reported are stored too
+    from thinkparse import TraceStore, normalize
+
+    with TraceStore() as store:
+        with pytest.raises(ValueError) as info:
+            store.record(normalize({**_chat("r"), "usage": usage}), session_key="s", run_id="r",
+                         model="m")
+        assert str(info.value) == message
+
+
+def test_d1_filters_and_import_beyond_64_bits() -> None:  # D1
+    from thinkparse import TraceStore
+
+    with TraceStore() as store:
+        for call, message in [
+            (lambda: store.query(since=10**20), f"since {FIT} {10**20}"),
+            (lambda: store.query(until=-(10**20)), f"until {FIT} {-(10**20)}"),
+            (lambda: store.count(since=2**64), f"since {FIT} {2**64}"),
+            (lambda: store.explain_query(until=2**64), f"until {FIT} {2**64}"),
+            (lambda: store.export_jsonl(io.StringIO(), since=2**64), f"since {FIT} {2**64}"),
+        ]:
+            with pytest.raises(ValueError) as info:
+                call()
+            assert str(info.value) == message
+        assert list(store.query(limit=10**20)) == []  # a limit is not stored: any size works
+        line = json.loads(_import_lines(1))
+        with pytest.raises(ValueError) as info:
+            store.import_jsonl(io.StringIO(json.dumps({**line, "total_tokens": 10**20}) + "\n"))
+        assert str(info.value) == f"line 1: total_tokens {FIT} {10**20}"
+
+
+@pytest.mark.parametrize("days", [10**20, 1e300, 106_751_991_168])
+def test_d3_days_beyond_64_bits(days: Any) -> None:  # D1, D3
+    from thinkparse import TraceStore
+
+    message = f"must be at most 106751991167 days (the range of SQLite's INTEGER), got {days!r}"
+    with TraceStore() as store:
+        with pytest.raises(ValueError) as info:
+            store.prune_older_than(days)
+        assert str(info.value) == f"days {message}"
+        assert store.prune_older_than(106_751_991_167) == 0
+    with pytest.raises(ValueError) as info:
+        TraceStore(retention_days=days)
+    assert str(info.value) == f"retention_days {message}"

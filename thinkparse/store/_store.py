@@ -21,6 +21,10 @@ Decisions where the rules are silent:
   secrets inside them are replaced, so equal values stay equal); ``get`` and the filters of
   ``query``, ``count``, ``explain_query`` and the exports are masked the same way, so a row is
   found by the value it was recorded with (#d2).
+* Every int the store writes or compares must fit SQLite's INTEGER (signed 64 bits), so a
+  larger count, time or number of days is a ``ValueError`` naming the argument (a reported
+  usage figure is named ``extraction.usage.total_tokens`` / ``extraction.reasoning_tokens``);
+  only ``limit``, which is never stored, may be any size (#d1).
 * ``since`` is inclusive, ``until`` exclusive; both are ms ints or aware datetimes.  ``query``
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
@@ -68,6 +72,7 @@ from ._trace_row import (
     check_count,
     check_days,
     check_filter_names,
+    check_int64,
     check_str,
     check_time,
     clause,
@@ -237,7 +242,7 @@ class TraceStore:
         row_id = uuid.uuid4().hex if id is None else check_str(id, "id")
         prov = extraction.provider if provider is None else check_str(provider, "provider")
         if total_tokens is None:
-            total = extraction.usage.total_tokens or 0
+            total = check_int64(extraction.usage.total_tokens or 0, "extraction.usage.total_tokens")
         else:
             total = check_count(total_tokens, "total_tokens")
         meta = NO_METADATA if metadata is None else mask_metadata(self.masker, metadata)
@@ -248,7 +253,7 @@ class TraceStore:
             check_str(model, "model"),
             prov,
             apply_masker(self.masker, extraction.reasoning or ""),
-            turn_tokens(extraction, "extraction"),
+            check_int64(turn_tokens(extraction, "extraction"), "extraction.reasoning_tokens"),
             total,
             check_count(duration_ms, "duration_ms"),
             meta,
@@ -300,7 +305,7 @@ class TraceStore:
         """
         found, params = self._where(session_key, run_id, model, provider, since, until)
         if limit is not None:
-            check_count(limit, "limit")
+            check_count(limit, "limit", stored=False)
         self._connection()
         return self._pages(found, params, limit)
 

@@ -127,6 +127,20 @@ class Trace:
 
 
 # --- argument checks ----------------------------------------------------------------------------
+#: The range of SQLite's INTEGER (a signed 64-bit integer): every stored or compared int.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+_DAY_MS = 86_400_000
+
+
+def check_int64(value: int, name: str) -> int:
+    """``value`` when SQLite can store it, else ``ValueError`` naming ``name`` (#d1)."""
+    if not INT64_MIN <= value <= INT64_MAX:
+        raise ValueError(
+            f"{name} must fit in a signed 64-bit integer (SQLite's INTEGER), got {value}"
+        )
+    return value
+
+
 def check_str(value: object, name: str, *, empty: bool = False) -> str:
     """``value`` as a ``str``; ``TypeError``/``ValueError`` naming ``name``."""
     if not isinstance(value, str):
@@ -136,13 +150,13 @@ def check_str(value: object, name: str, *, empty: bool = False) -> str:
     return value
 
 
-def check_count(value: object, name: str) -> int:
-    """A non-negative ``int`` (``bool`` refused)."""
+def check_count(value: object, name: str, *, stored: bool = True) -> int:
+    """A non-negative ``int`` (``bool`` refused); one that is ``stored`` must fit SQLite."""
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if value < 0:
         raise ValueError(f"{name} must not be negative, got {value}")
-    return value
+    return check_int64(value, name) if stored else value
 
 
 def check_time(value: object, name: str) -> int:
@@ -153,15 +167,20 @@ def check_time(value: object, name: str) -> int:
         return int(value.timestamp() * 1000)
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{name} must be an int (ms since the epoch) or a datetime")
-    return value
+    return check_int64(value, name)
 
 
 def check_days(value: object, name: str) -> Union[int, float]:
-    """A number of days >= 0."""
+    """A number of days >= 0 whose milliseconds SQLite can compare (at most 106751991167)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number of days, not {type(value).__name__}")
     if not value >= 0 or math.isinf(value):
         raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+    if int(value * _DAY_MS) > INT64_MAX:  # as the store computes the cutoff
+        raise ValueError(
+            f"{name} must be at most {INT64_MAX // _DAY_MS} days (the range of SQLite's "
+            f"INTEGER), got {value!r}"
+        )
     return value
 
 
