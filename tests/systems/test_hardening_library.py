@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -776,3 +777,53 @@ def test_d3_days_beyond_64_bits(days: Any) -> None:  # D1, D3
     with pytest.raises(ValueError) as info:
         TraceStore(retention_days=days)
     assert str(info.value) == f"retention_days {message}"
+
+
+# --- 26. C5: the duckdb extra is complete --------------------------------------------------------
+def test_c5_duckdb_extra_holds_what_register_needs() -> None:  # C5
+    # DuckDB's create_function needs numpy (even for Arrow functions): the extra installs it
+    tomllib = pytest.importorskip("tomllib")
+    from _support import ROOT
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    names = {re.split(r"[<>=!~\[ ;]", req, maxsplit=1)[0] for req in extras["duckdb"]}
+    assert names == {"duckdb", "pyarrow", "numpy"}
+
+
+def test_c5_duckdb_register_and_query() -> None:  # C5
+    from _support import require
+
+    duckdb = require("duckdb", "THINKPARSE_REQUIRE_ENGINES")
+    from thinkparse.duckdb import register
+
+    con = register(duckdb.connect())
+    assert con.sql("SELECT split_think('<think>a</think>B') AS s").fetchall() == [
+        ({"visible": "B", "reasoning": "a"},)]
+
+
+MISSING_SCRIPT = """
+import sys
+sys.modules[sys.argv[1]] = None  # as if it were not installed
+import duckdb
+from thinkparse.duckdb import register
+try:
+    register(duckdb.connect())
+except ImportError as exc:
+    print(type(exc).__name__, exc)
+"""
+
+
+@pytest.mark.parametrize("missing", ["numpy", "pyarrow"])
+def test_c5_duckdb_register_without_a_dependency_names_the_extra(missing: str) -> None:  # C5
+    import subprocess
+    import sys
+
+    from _support import CLI_ENV, require
+
+    require("duckdb", "THINKPARSE_REQUIRE_ENGINES")
+    proc = subprocess.run([sys.executable, "-c", MISSING_SCRIPT, missing], env=CLI_ENV,
+                          capture_output=True, timeout=TIMEOUT * 6)
+    assert (proc.stdout.decode(), proc.returncode) == (
+        f"ImportError thinkparse.duckdb needs {missing} (DuckDB's Python functions use it): "
+        "pip install 'thinkparse[duckdb]'\n", 0)
