@@ -39,7 +39,7 @@ COLUMNS = [
     ("reasoning_tokens", "INTEGER", 1, "0", 0),
     ("total_tokens", "INTEGER", 1, "0", 0),
     ("duration_ms", "INTEGER", 1, "0", 0),
-    ("metadata", "TEXT", 0, None, 0),
+    ("metadata", "TEXT", 0, "'{}'", 0),
     ("created_at", "INTEGER", 1, None, 0),
 ]
 KEYS = {"session_key": "s1", "run_id": "r1", "model": "m1"}
@@ -138,10 +138,10 @@ def test_record_defaults(monkeypatch: pytest.MonkeyPatch) -> None:  # D1
         b = store.record(ext(None, 42, 99), **KEYS, provider="custom", duration_ms=5)
         assert re.fullmatch(r"[0-9a-f]{32}", a)
         assert store.get(a) == Trace(
-            a, "s1", "r1", "m1", "openai_chat", "x" * 10, 3, 0, 0, None, 1_700_000_000_123
+            a, "s1", "r1", "m1", "openai_chat", "x" * 10, 3, 0, 0, "{}", 1_700_000_000_123
         )
         assert store.get(b) == Trace(
-            b, "s1", "r1", "m1", "custom", "", 42, 99, 5, None, 1_700_000_000_123
+            b, "s1", "r1", "m1", "custom", "", 42, 99, 5, "{}", 1_700_000_000_123
         )
         assert store.get("nope") is None
 
@@ -448,7 +448,7 @@ def test_jsonl_round_trip(tmp_path: Path) -> None:
         assert lines[0] == {
             "id": "id2", "session_key": "a", "run_id": "r2", "model": "m1",
             "provider": "openai_chat", "reasoning_text": "t2", "reasoning_tokens": 1,
-            "total_tokens": 0, "duration_ms": 0, "metadata": None, "created_at": 10,
+            "total_tokens": 0, "duration_ms": 0, "metadata": {}, "created_at": 10,
         }  # fmt: skip
         path = tmp_path / "all.jsonl"
         assert store.export_jsonl(path) == 5
