@@ -628,7 +628,9 @@ def test_d4_cli_damaged_file_exits_1_with_one_line(tmp_path: Any) -> None:  # D1
                 continue
             message = str(exc)
         proc = run_cli("traces", "list", "--db", copy)
-        assert (proc.returncode, proc.stderr.decode()) == (1, f"thinkparse: {message}\n")
+        assert (proc.returncode, proc.stderr.decode()) == (
+            1, f"thinkparse: cannot read the trace store: {message}\n"
+        )
         checked += 1
         if checked == 3:
             break
