@@ -11,9 +11,12 @@ installed; the wrapper's rows need ``openai``).  Prints ns per event, best of se
 * the ``wrap`` rewriter on the same events as ``ChatCompletionChunk`` objects (a scanner per
   choice, fields set on the SDK's own objects), against what the ``openai`` client itself spends
   building each chunk object from its JSON (``openai._models.construct_type``, as its stream
-  does): the goal is at most a quarter of that.  A bare ``ThinkScanner.feed`` is shown too.
+  does): the goal is at most a quarter of that.  A bare ``ThinkScanner.feed`` is shown too;
+* ``iter_sse`` on one large event (a single ``data:`` line of 4 MB and of 16 MB, cut into 1 KB
+  chunks): the time must grow linearly with the size, so the goal for 4x the size is at most
+  5x the time (before the held line was kept in pieces it was 15.8x).
 
-``--quick`` runs fewer rounds.
+``--quick`` runs fewer rounds (and the large event at 256 KB and 1 MB).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from thinkparse import StreamNormalizer, ThinkScanner, stream_deltas
+from thinkparse import StreamNormalizer, ThinkScanner, iter_sse, stream_deltas
 
 TEXT = "<think>" + "The user asks 17 * 23; 17 * 20 = 340 and 17 * 3 = 51. " * 14 + "</think>"
 TEXT += "17 * 23 = **391**. " * 12
@@ -66,12 +69,32 @@ def scanner() -> None:
     sc.close()
 
 
+def large_event_ms(size: int, rounds: int) -> float:
+    """Best ms of ``iter_sse`` over one event whose data line is ``size`` bytes, 1 KB chunks."""
+    body = b'data: {"text": "' + b"x" * size + b'"}\n\n'
+    chunks = [body[i:i + 1024] for i in range(0, len(body), 1024)]
+    out = float("inf")
+    for _ in range(rounds):
+        t = time.perf_counter()
+        for _event in iter_sse(chunks):
+            pass
+        out = min(out, (time.perf_counter() - t) * 1e3)
+    return out
+
+
 def main(argv: list[str]) -> int:
-    rounds = 5 if "--quick" in argv else 30
+    quick = "--quick" in argv
+    rounds = 5 if quick else 30
     base = best(normalizer, rounds)
     ours = best(deltas, rounds)
     print(f"StreamNormalizer.feed        {base:8.0f} ns/event")
     print(f"stream_deltas                {ours:8.0f} ns/event  ({ours / base:.2f}x, goal <= 1.5x)")
+    small, large = (256 << 10, 1 << 20) if quick else (4 << 20, 16 << 20)
+    t_small = large_event_ms(small, 2 if quick else 5)
+    t_large = large_event_ms(large, 2 if quick else 5)
+    print(f"iter_sse, one {small >> 10:>6} KB event {t_small:8.1f} ms")
+    print(f"iter_sse, one {large >> 10:>6} KB event {t_large:8.1f} ms  "
+          f"({t_large / t_small:.1f}x for 4x the size, goal <= 5x)")
     try:
         import openai  # noqa: F401
     except ImportError:

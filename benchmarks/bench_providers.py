@@ -172,6 +172,21 @@ RESPONSES: dict[str, dict[str, Any]] = {
         "prompt_eval_count": 12,
         "eval_count": 60,
     },
+    "cohere": {
+        "id": "c14c80c3-18eb-4519-9460-6c92edd8cfb4",
+        "finish_reason": "COMPLETE",
+        "message": {
+            "role": "assistant",
+            "content": [
+                {"type": "thinking", "thinking": REASONING},
+                {"type": "text", "text": ANSWER},
+            ],
+        },
+        "usage": {
+            "billed_units": {"input_tokens": 12, "output_tokens": 60},
+            "tokens": {"input_tokens": 12, "output_tokens": 60},
+        },
+    },
 }
 
 
@@ -374,6 +389,51 @@ def _ollama_events() -> list[dict[str, Any]]:
     return ev
 
 
+def _cohere_events() -> list[dict[str, Any]]:
+    # Chat v2 stream events (tests/data/cohere/stream_thinking_and_text.json).
+    ev: list[dict[str, Any]] = [
+        {
+            "id": "c14c80c3-18eb-4519-9460-6c92edd8cfb4",
+            "type": "message-start",
+            "delta": {
+                "message": {
+                    "role": "assistant",
+                    "content": [],
+                    "tool_plan": "",
+                    "tool_calls": [],
+                    "citations": [],
+                }
+            },
+        }
+    ]
+    for i, (kind, text) in enumerate((("thinking", REASONING), ("text", ANSWER))):
+        ev.append(
+            {
+                "type": "content-start",
+                "index": i,
+                "delta": {"message": {"content": {"type": kind, kind: ""}}},
+            }
+        )
+        for w in _words(text):
+            ev.append(
+                {"type": "content-delta", "index": i, "delta": {"message": {"content": {kind: w}}}}
+            )
+        ev.append({"type": "content-end", "index": i})
+    ev.append(
+        {
+            "type": "message-end",
+            "delta": {
+                "finish_reason": "COMPLETE",
+                "usage": {
+                    "billed_units": {"input_tokens": 12, "output_tokens": 60},
+                    "tokens": {"input_tokens": 12, "output_tokens": 60},
+                },
+            },
+        }
+    )
+    return ev
+
+
 STREAMS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "openai_chat": _chat_events,
     "openai_chat (<think> in content, 4-char chunks)": _chat_tag_events,
@@ -382,6 +442,7 @@ STREAMS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "gemini": _gemini_events,
     "bedrock": _bedrock_events,
     "ollama": _ollama_events,
+    "cohere": _cohere_events,
 }
 
 

@@ -9,8 +9,9 @@ import importlib.util
 import re
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -29,7 +30,7 @@ SOURCES = [
 ] + [ROOT / "README.md", ROOT / "setup.py"]
 
 #: Every rule family and its ids, as the behaviour document numbers them.
-RULES = {"A": 4, "R": 8, "T": 10, "S": 7, "P": 13, "X": 5, "B": 2, "D": 5, "H": 3, "C": 6, "W": 5,
+RULES = {"A": 4, "R": 8, "T": 10, "S": 7, "P": 14, "X": 5, "B": 2, "D": 5, "H": 3, "C": 6, "W": 5,
          "M": 1, "F": 8}
 
 
@@ -78,6 +79,55 @@ def test_nothing_cites_a_document_outside_the_repository() -> None:
             if re.search(r"\bSPEC\b|[Ss]pecification|\bseed 00\d", line):
                 found.append(f"{path.relative_to(ROOT)}:{i}")
     assert found == []
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def _fence_errors(text: str) -> list[str]:
+    """Code fences that do not pair up, with their line numbers.
+
+    A fence opens with three or more backticks (or tildes) and an optional info string, and is
+    closed by a bare fence of the same character at least as long.  A fence line with an info
+    string inside an open block means the block above was never closed (the text between renders
+    as code), and so does a block still open at the end.  Longer fences may hold shorter ones.
+    """
+    errors = []
+    opened: tuple[int, str] | None = None  # (line, fence)
+    for i, line in enumerate(text.splitlines(), 1):
+        m = _FENCE.match(line)
+        if m is None:
+            continue
+        fence, info = m.group(1), m.group(2).strip()
+        if opened is None:
+            opened = (i, fence)
+        elif fence[0] == opened[1][0] and len(fence) >= len(opened[1]):
+            if info:
+                errors.append(f"line {i}: a fence opens inside the block opened at line "
+                              f"{opened[0]} (not closed)")
+                opened = (i, fence)
+            else:
+                opened = None
+    if opened is not None:
+        errors.append(f"line {opened[0]}: the block opened here is never closed")
+    return errors
+
+
+def test_code_fences_are_closed() -> None:
+    # every code block of the README and the docs pages is closed before the text after it
+    bad = [f"{path.relative_to(ROOT)}: {error}"
+           for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+           for error in _fence_errors(path.read_text(encoding="utf-8"))]
+    assert bad == []
+
+
+def test_the_fence_check_sees_an_unclosed_block() -> None:
+    # the guard itself: a block left open before the next one, or at the end
+    assert _fence_errors("```py\nx = 1\n\nText.\n```sh\nls\n```\n") == [
+        "line 5: a fence opens inside the block opened at line 1 (not closed)"]
+    assert _fence_errors("````md\n```py\nx\n```\n````\n```\nopen\n") == [
+        "line 6: the block opened here is never closed"]
+    assert _fence_errors("~~~\n```\n~~~\n") == []
 
 
 def test_cli_page_lists_every_option() -> None:
@@ -151,16 +201,25 @@ def test_the_api_page_check_sees_a_missing_name(monkeypatch: pytest.MonkeyPatch)
         "thinkparse.an_undocumented_name"]
 
 
-def test_api_page_renders_every_public_name(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The documentation site, built strictly (a warning fails the build) in a temporary folder."""
+    pytest.importorskip("mkdocstrings", reason="the docs extra is not installed")
+    pytest.importorskip("material", reason="the docs extra is not installed (mkdocs-material)")
+    out = tmp_path_factory.mktemp("site")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
+         "--site-dir", str(out)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return out
+
+
+def test_api_page_renders_every_public_name(site: Path) -> None:
     # The built page has an anchor for every public name: a member of a module entry shows only
     # with a docstring, and a wrong entry fails the build.
-    pytest.importorskip("mkdocstrings", reason="the docs extra is not installed")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(ROOT / "mkdocs.yml"),
-         "--site-dir", str(tmp_path)],
-        check=True, capture_output=True, timeout=600,
-    )
-    page = (tmp_path / "api" / "index.html").read_text(encoding="utf-8")
+    page = (site / "api" / "index.html").read_text(encoding="utf-8")
     anchors = set(re.findall(r'id="(thinkparse\.[\w.]+)"', page))
     missing = []
     for name, found in _expected_entries().items():
@@ -169,6 +228,73 @@ def test_api_page_renders_every_public_name(tmp_path: Path) -> None:
         if not any(a in anchors for a in shown):
             missing.append(name)
     assert missing == []
+
+
+class _Text(HTMLParser):
+    """The text of an HTML fragment, split into what ``<pre>`` blocks hold and the rest."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.pre: list[str] = []
+        self.rest: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, Optional[str]]]) -> None:
+        if tag == "pre":
+            self.depth += 1
+            self.pre.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "pre":
+            self.depth -= 1
+
+    def handle_data(self, data: str) -> None:
+        if self.depth:
+            self.pre[-1] += data
+        else:
+            self.rest.append(data)
+
+
+def _section(page: str, name: str, following: str) -> str:
+    """The HTML of one entry of the API page, up to the next entry's anchor."""
+    start = page.index(f'id="{name}"')
+    return page[start:page.index(f'id="{following}"', start)]
+
+
+def test_api_page_reads_as_documentation(site: Path) -> None:
+    # What a reader of the API page sees: docstrings written for help() and Sphinx rendered as
+    # documentation, not as their source.
+    page = (site / "api" / "index.html").read_text(encoding="utf-8")
+    # no raw Sphinx roles, no internal sentinel names where a default's value belongs
+    assert re.findall(r":(?:func|meth|class|data|attr|mod|exc|obj):(?:`|<code>)", page) == []
+    assert sorted(set(re.findall(r"DEFAULT_[A-Z_]+_OPT", page))) == []
+    # docstring examples are code blocks, one line per prompt and result, nothing in prose
+    parse = _section(page, "thinkparse.parse", "thinkparse.split_think")
+    text = _Text()
+    text.feed(parse)
+    examples = [block for block in text.pre if ">>> " in block]
+    assert len(examples) == 1, text.pre
+    assert (">>> parse(\"<REASONING>ask <REDACTED>Ann, 555-0100</REDACTED></REASONING>Done.\")\n"
+            "Parsed(visible='Done.', reasoning='ask [REDACTED]', tokens_est=4, redactions=1)\n"
+            in examples[0])
+    assert ">>>" not in "".join(text.rest)
+    # rule citations are links to the rule; Sphinx roles are links to the entry they name
+    assert "behaviour.md#" not in "".join(text.rest)
+    assert re.search(r'<a [^>]*href="\.\./behaviour/#r8"[^>]*>R8</a>', parse)
+    assert re.search(r'<a [^>]*href="\.\./behaviour/#r2"[^>]*>R2</a>', parse)
+    assert re.search(r'<a [^>]*href="#thinkparse\.Parsed"[^>]*><code>Parsed</code></a>', parse)
+    # defaults read as their values
+    split = _section(page, "thinkparse.split_think", "thinkparse.strip_think")
+    text = _Text()
+    text.feed(split)
+    signature = next(block for block in text.pre if block.startswith("split_think("))
+    for option, default in [("tags", "None"), ("delimiters", "()"), ("start_in_reasoning", "False"),
+                            ("code_aware", "True"), ("max_tentative", "8192"),
+                            ("terminators", "()"), ("answer", "()")]:
+        assert re.search(rf"\b{option}: .* = {re.escape(default)},\n", signature), option
+    # a long signature is one parameter per line, short enough for the page's column
+    assert max(len(line) for line in signature.splitlines()) <= 80, signature
+
 
 def test_presets_page_is_generated() -> None:
     # F1: docs/presets.md is exactly what docs/gen_presets.py writes from the preset table and

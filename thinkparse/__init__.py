@@ -14,6 +14,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from ._errors import (
+    ProviderError,
     ResponseShapeError,
     ScannerClosedError,
     ThinkParseError,
@@ -107,6 +108,7 @@ __all__ = [
     "PageStream",
     "Parsed",
     "PresetName",
+    "ProviderError",
     "ReasoningBlock",
     "ReasoningContext",
     "ResponseShapeError",

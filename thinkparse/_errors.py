@@ -34,3 +34,26 @@ class ResponseShapeError(ThinkParseError, ValueError):
 
 class ScannerClosedError(ThinkParseError, RuntimeError):
     """``feed()`` was called on a scanner or normaliser after ``close()``."""
+
+
+class ProviderError(ThinkParseError):
+    """The provider reported an error inside a stream (P16): an Anthropic ``error`` event, a
+    Responses ``error`` or ``response.failed`` event, an OpenAI-compatible ``{"error": ...}``
+    chunk, a Gemini error payload.  What came before stays readable as the normaliser's
+    ``result``, with ``finish_reason="error"``.
+
+    Attributes:
+        type: the provider's error type or code (``"overloaded_error"``, ``"server_error"``,
+            ``"UNAVAILABLE"``...), ``None`` when the event names none.
+        message: the provider's message, ``None`` when the event has none.
+        event: the name of the event that carried it (its ``type``, or ``"error"``).
+    """
+
+    def __init__(self, type: object, message: object, event: str) -> None:
+        self.type = type if isinstance(type, str) else (None if type is None else str(type))
+        self.message = (
+            message if isinstance(message, str) else (None if message is None else str(message))
+        )
+        self.event = event
+        text = ": ".join(p for p in (self.type, self.message) if p) or "no message"
+        super().__init__(f"the provider reported an error ({event}): {text}")

@@ -202,6 +202,13 @@ class Extraction:
     # build one on first use as ``make(*arguments)`` (so that calls that never touch blocks or
     # the message do not pay for it; the maker comes with the arguments, so that these core
     # types import nothing of the providers).
+    reasoning_closed: Optional[bool] = field(default=None, compare=False, repr=False)
+    """Whether the last reasoning block was closed rather than cut off (F7): for inline markup,
+    as :attr:`Split.closed` says; for reasoning the provider separated (a field, blocks),
+    ``True``; ``None`` when there is no reasoning.  Left out of equality and of the ``repr``."""
+    preset: Optional[str] = field(default=None, compare=False, repr=False)
+    """The preset inline markup was read with (F8): given, or chosen from the payload's model
+    name (P13); ``None`` when no preset applied.  Left out of equality and of the ``repr``."""
 
     @property
     def blocks(self) -> tuple[ReasoningBlock, ...]:

@@ -11,6 +11,19 @@
   ``normalize(json.loads(text), **options)``.  ``normalize`` never raises for a row: a row
   it cannot read (invalid JSON, an unknown or malformed response) gives null fields and the
   message in ``error``.  A JSON array is a stream of events, read as the CLI reads one.
+* A row whose result holds a lone surrogate (JSON may escape half of a pair, ``"\\ud83d"``),
+  which an Arrow string (UTF-8) cannot hold, is such a row too: its ``error`` names the field
+  and the code point, and the other rows are kept.  Nothing is replaced silently: the row-by-row
+  function gives that same string.
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``start_in_reasoning="auto"`` (it is a one-shot read of each row), or
+the model's ``preset=`` (docs/guide.md#defaults).
+``normalize`` keeps its own default, ``"auto"``.
 
 How the rows are scanned (``benchmarks/bench_datasets.py``; the table is in
 ``benchmarks/RESULTS.md``): the column is turned into Python strings (``to_pylist``), each row
@@ -26,6 +39,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .data._columns import split_think_many
@@ -201,6 +215,31 @@ def _read_row(text: str, options: dict[str, Any]) -> Any:
         raise ValueError(str(exc)) from None
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_TEXT_FIELDS = ("visible", "reasoning", "provider", "format")
+
+
+def _utf8_error(ex: Any) -> Optional[str]:
+    """Why a row's result cannot go into a UTF-8 column (a lone surrogate), else ``None``."""
+    for name in _TEXT_FIELDS:
+        value = getattr(ex, name)
+        if isinstance(value, str) and not value.isascii():
+            found = _SURROGATE.search(value)
+            if found is not None:
+                return (
+                    f"{name} holds a lone surrogate U+{ord(found.group()):04X} at index "
+                    f"{found.start()}, which a UTF-8 string column cannot hold"
+                )
+    return None
+
+
+def _utf8(message: str) -> str:
+    """An error message that a UTF-8 column can hold (lone surrogates escaped)."""
+    if message.isascii() or _SURROGATE.search(message) is None:
+        return message
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def normalize(array_of_json_strings: ArrayLike, /, **options: Any) -> ArrayLike:
     """Normalise a column of provider responses stored as JSON text (#c4).
 
@@ -244,8 +283,11 @@ def normalize(array_of_json_strings: ArrayLike, /, **options: Any) -> ArrayLike:
             else:
                 try:
                     ex = _read_row(text, options)
+                    error = _utf8_error(ex)
                 except ValueError as exc:
-                    row = (*nulls[:-1], str(exc))
+                    error = str(exc)
+                if error is not None:
+                    row = (*nulls[:-1], _utf8(error))
                 else:
                     row = (
                         ex.visible,

@@ -1,14 +1,26 @@
 """DuckDB: ``split_think`` as a vectorised Arrow function usable from SQL (docs/behaviour.md#c5).
 
-``duckdb`` and ``pyarrow`` are imported when :func:`register` is called
-(``pip install thinkparse[duckdb]``).  DuckDB hands the function whole vectors as Arrow arrays;
+``duckdb``, ``pyarrow`` and ``numpy`` are imported when :func:`register` is called
+(``pip install thinkparse[duckdb]`` installs the three).  DuckDB's ``create_function`` needs numpy
+even for an Arrow function, so the extra carries it, and :func:`register` checks all three at once:
+a missing one is an ``ImportError`` naming it and the extra, never DuckDB's error at the first
+query.  DuckDB hands the function whole vectors as Arrow arrays;
 each goes through :func:`thinkparse.arrow.split_think`, so rows equal
 :func:`thinkparse.split_think` (#c4).  Null rows are passed in (special null handling) and give a
 struct whose two fields are null.
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``register(con, start_in_reasoning="auto")``, or the model's
+``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from .scan._think import split_think as _split_one
@@ -30,7 +42,7 @@ def register(con: Any, /, *, name: str = "split_think", **options: Any) -> Any:
     Raises:
         TypeError: ``con`` is not a DuckDB connection, or ``name`` is not a ``str``.
         ValueError: an invalid option, named in the message.
-        ImportError: duckdb or pyarrow is not installed.
+        ImportError: duckdb, pyarrow or numpy is not installed (the message names the extra).
 
     >>> import duckdb
     >>> con = register(duckdb.connect())
@@ -43,6 +55,14 @@ def register(con: Any, /, *, name: str = "split_think", **options: Any) -> Any:
         raise ImportError(
             "thinkparse.duckdb needs duckdb: pip install 'thinkparse[duckdb]'"
         ) from None
+    for needed in ("pyarrow", "numpy"):
+        try:
+            importlib.import_module(needed)
+        except ImportError:
+            raise ImportError(
+                f"thinkparse.duckdb needs {needed} (DuckDB's Python functions use it): "
+                "pip install 'thinkparse[duckdb]'"
+            ) from None
     from . import arrow
 
     if not isinstance(con, duckdb.DuckDBPyConnection):

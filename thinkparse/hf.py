@@ -5,6 +5,14 @@ Nothing is imported from ``datasets`` itself (``pip install thinkparse[datasets]
 function with a batch, a ``dict`` of lists (the default format) or a ``pyarrow.Table`` (after
 ``with_format("arrow")``), and adds the columns it returns.  Rows equal
 :func:`thinkparse.split_think` (#c4); a null row gives nulls.
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``fn_kwargs={"column": "text", "start_in_reasoning": "auto"}``, or the
+model's ``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations

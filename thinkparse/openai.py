@@ -34,6 +34,15 @@ Decisions where the rules are silent:
   reasoning.  A message without markup is returned unchanged (no ``reasoning_content`` is
   added), and so is a message that already carries ``reasoning_content`` or ``reasoning`` (the
   server separated it).
+* **Content as a list of parts** (Mistral-style ``[{"type": "text", "text": ...}, ...]``, plain
+  or streamed) keeps its form.  The text parts' text is read in order by one scanner, as if
+  joined; each text part comes back as a copy carrying the visible text it released (a part
+  that released none is left out), and every other part (images, audio, Mistral thinking
+  chunks, anything not a ``{"type": "text", "text": str}`` mapping) is kept as it is, in its
+  place.  Visible text the scanner releases only at the end goes into the last text part, or
+  a new ``{"type": "text"}`` part after the others.  A streamed list whose parts all went to
+  reasoning becomes ``None``, as an empty string would; a plain one stays a (possibly empty)
+  list.  Nothing of a list is ever dropped for not being a string.
 * **Streamed results.**  Each choice index has its own scanner (``n > 1``).  A chunk's
   ``delta.content`` becomes the visible part of what the scanner released (``None`` when none)
   and ``delta.reasoning_content`` the reasoning part (``None`` when none).  Text the scanner
@@ -52,7 +61,7 @@ from __future__ import annotations
 
 import functools
 import inspect
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, Callable, Optional, TypeVar
 
 from ._models import preset_for_model
@@ -125,12 +134,71 @@ def _thinking_off(kwargs: dict[str, Any]) -> bool:
     return any(switches.get(name) is False for name in _THINKING_SWITCHES)
 
 
+def _part_text(part: Any) -> Optional[str]:
+    """The text of a ``{"type": "text", "text": str}`` content part, else ``None``."""
+    if isinstance(part, Mapping) and part.get("type") == "text":
+        text = part.get("text")
+        if isinstance(text, str):
+            return text
+    return None
+
+
+def _feed_parts(scanner: ThinkScanner, parts: list[Any]) -> tuple[list[Any], str]:
+    """Feed the text parts of a content list to ``scanner``: the parts to keep, the reasoning.
+
+    Each text part becomes a copy holding the visible text it released (left out when none);
+    other parts are kept as they are, in their place.
+    """
+    kept: list[Any] = []
+    reasoning: list[str] = []
+    for part in parts:
+        text = _part_text(part)
+        if text is None:
+            kept.append(part)
+            continue
+        out = scanner.feed(text)
+        reasoning.append(out.reasoning)
+        if out.visible:
+            kept.append({**part, "text": out.visible})
+    return kept, "".join(reasoning)
+
+
+def _append_text(parts: list[Any], text: str) -> list[Any]:
+    """``parts`` with ``text`` added to its last text part (if last), else as a new text part."""
+    if not text:
+        return parts
+    if parts and _part_text(parts[-1]) is not None:
+        last = parts[-1]
+        return [*parts[:-1], {**last, "text": last["text"] + text}]
+    return [*parts, {"type": "text", "text": text}]
+
+
+def _split_parts(message: Any, parts: list[Any], options: dict[str, Any]) -> None:
+    """Separate the reasoning of a plain message whose content is a list of parts (in place)."""
+    if not any(_part_text(part) is not None for part in parts):
+        return
+    scanner = ThinkScanner(**options)
+    kept, reasoning = _feed_parts(scanner, parts)
+    held = scanner.close()
+    kept = _append_text(kept, held.visible)
+    if not scanner.had_block and kept == parts:
+        return  # no markup: the message is returned unchanged
+    _set(message, "content", kept)
+    if scanner.had_block:
+        _set(message, "reasoning_content", reasoning + held.reasoning)
+
+
 def _split_message(response: Any, options: dict[str, Any]) -> Any:
     """Separate the reasoning of every choice of a plain ``ChatCompletion`` (in place)."""
     for choice in getattr(response, "choices", None) or ():
         message: Any = _get(choice, "message")
         content = _get(message, "content")
-        if not isinstance(content, str) or _has_reasoning(message):
+        if _has_reasoning(message):
+            continue
+        if isinstance(content, list):
+            _split_parts(message, content, options)
+            continue
+        if not isinstance(content, str):
             continue
         split = split_think(content, **options)
         if split.visible != content:
@@ -143,13 +211,14 @@ def _split_message(response: Any, options: dict[str, Any]) -> Any:
 class _Rewriter:
     """The per-stream state: one scanner per choice index, and the last chunk of each."""
 
-    __slots__ = ("last", "options", "passthrough", "scanners")
+    __slots__ = ("last", "lists", "options", "passthrough", "scanners")
 
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         self.scanners: dict[int, ThinkScanner] = {}
         self.last: dict[int, tuple[Any, Any]] = {}
         self.passthrough: set[int] = set()
+        self.lists: set[int] = set()  # choices whose content came as a list of parts
 
     def chunk(self, chunk: Any) -> list[Any]:
         """The chunks to yield for ``chunk``: a synthesised flush first when needed."""
@@ -175,7 +244,13 @@ class _Rewriter:
                 del self.scanners[index]
                 held = scanner.close()
                 if held.visible:
-                    _set(delta, "content", held.visible + (_get(delta, "content") or ""))
+                    content = _get(delta, "content")
+                    if isinstance(content, list):
+                        _set(delta, "content", [{"type": "text", "text": held.visible}, *content])
+                    elif index in self.lists and content is None:
+                        _set(delta, "content", [{"type": "text", "text": held.visible}])
+                    elif content is None or isinstance(content, str):
+                        _set(delta, "content", held.visible + (content or ""))
             return
         content = _get(delta, "content")
         finish = _get(choice, "finish_reason")
@@ -184,15 +259,29 @@ class _Rewriter:
                 return
             scanner = self.scanners[index] = ThinkScanner(**self.options)
         self.last[index] = (chunk, choice)
-        out = scanner.feed(content) if isinstance(content, str) else None
-        visible = out.visible if out is not None else ""
-        reasoning = out.reasoning if out is not None else ""
+        parts: Optional[list[Any]] = None
+        if isinstance(content, list):
+            self.lists.add(index)
+            parts, reasoning = _feed_parts(scanner, content)
+            visible = ""
+        elif isinstance(content, str):
+            visible, reasoning = scanner.feed(content)
+        else:
+            visible = reasoning = ""
         if finish is not None:
             held = scanner.close()
             del self.scanners[index]
-            visible += held.visible
             reasoning += held.reasoning
-        _set(delta, "content", visible or None)
+            if parts is None and content is None and index in self.lists and held.visible:
+                parts = []  # the choice speaks in parts: its held text goes out as one
+            if parts is not None:
+                parts = _append_text(parts, held.visible)
+            else:
+                visible += held.visible
+        if parts is not None:
+            _set(delta, "content", parts or None)
+        else:
+            _set(delta, "content", visible or None)
         _set(delta, "reasoning_content", reasoning or None)
 
     def finish(self) -> list[Any]:
@@ -208,7 +297,10 @@ class _Rewriter:
             for name in ("role", "tool_calls", "function_call", "refusal"):
                 if _get(delta, name) is not None:
                     _set(delta, name, None)
-            _set(delta, "content", held.visible or None)
+            visible: Any = held.visible or None
+            if visible is not None and index in self.lists:
+                visible = [{"type": "text", "text": visible}]
+            _set(delta, "content", visible)
             _set(delta, "reasoning_content", held.reasoning or None)
             new_choice = choice.model_copy(update={"delta": delta, "finish_reason": None})
             out.append(chunk.model_copy(update={"choices": [new_choice], "usage": None}))

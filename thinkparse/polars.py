@@ -5,6 +5,14 @@
 Polars may run it on each chunk or partition of a lazy query, in streaming mode too.  Each batch
 goes to Python strings once (``Series.to_list``) and through the compiled scanner
 (:func:`thinkparse.split_think_many`); rows equal :func:`thinkparse.split_think` (#c4).
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``split_think(expr, start_in_reasoning="auto")``, or the model's
+``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations

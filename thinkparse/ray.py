@@ -9,6 +9,14 @@ Each batch is a ``pyarrow.Table``; the text column goes through
 :func:`thinkparse.arrow.split_think` (rows equal :func:`thinkparse.split_think`, #c4) and the
 table comes back with two more columns, ``visible`` and ``reasoning``.  A class rather than a
 function so that Ray runs it in long-lived actors that check the options once.
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``fn_constructor_kwargs={"column": "text", "start_in_reasoning":
+"auto"}``, or the model's ``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations

@@ -7,6 +7,14 @@ Python worker receives each batch as a ``pyarrow.Array`` and returns the struct 
 :func:`thinkparse.split_think` (#c4).  A ``pandas_udf`` would add a pandas conversion each
 way; ``mapInArrow`` is as fast but works on whole DataFrames, not on a column expression.
 The Python workers need thinkparse and pyarrow installed (``PYSPARK_PYTHON``).
+
+Default start mode: ``start_in_reasoning=False``, as :func:`thinkparse.split_think` (rows must
+equal it, #c4): a lone ``</think>`` is dropped (T4), so ``plan</think>ans`` gives the visible
+text ``planans`` and no reasoning.  The CLI and :func:`thinkparse.normalize` use ``"auto"``
+instead (T10: ``plan`` + ``ans``), because they read whole model replies, where a block the
+chat template opened is common; here a text that merely mentions ``</think>`` keeps its words.
+For the other behaviour pass ``split_think(col, start_in_reasoning="auto")``, or the model's
+``preset=`` (docs/guide.md#defaults).
 """
 
 from __future__ import annotations

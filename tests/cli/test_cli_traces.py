@@ -119,7 +119,7 @@ def test_list_filters_table_and_limit(db: Path) -> None:
     assert j("--until", "2023-11-14T22:14:00") == ["one"]
     assert j("--since", "2023-11-15") == []
     assert j("--since", "7d") == []
-    assert j("--limit", "1") == ["one"]
+    assert j("--limit", "1") == ["two"]  # the newest N, oldest first
 
 
 def test_show_prune_stats(db: Path) -> None:
@@ -239,6 +239,7 @@ def test_parquet_export(db: Path, tmp_path: Path) -> None:
     ],
 )
 def test_usage_errors(db: Path, args: list[str], err: str, rc: int) -> None:
+    TraceStore(db).close()  # an existing, empty store
     check_cli(traces(*[str(db) if a == "DB" else a for a in args]), "", err, rc)
 
 

@@ -25,7 +25,8 @@ from _support import DATA, case_id, extraction_as_dict, load_json
 import thinkparse
 from thinkparse import Delta, Extraction, ScannerClosedError, StreamNormalizer, Usage, normalize
 
-FAMILIES = {"openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"}
+FAMILIES = {"openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama",
+            "cohere"}
 FORMATS = {"field", "blocks", "tags", "harmony", "none"}
 EXPECTED_KEYS = {
     "visible",

@@ -24,6 +24,8 @@ RESPONSES: dict[str, dict[str, Any]] = {
     "gemini": {"candidates": [{"content": {"parts": [{"text": "a"}]}}]},
     "bedrock": {"output": {"message": {"content": [{"text": "a"}]}}},
     "ollama": {"message": {"role": "assistant", "content": "a"}, "done": True},
+    "cohere": {"id": "r", "finish_reason": "COMPLETE",
+               "message": {"role": "assistant", "content": [{"type": "text", "text": "a"}]}},
 }
 
 
@@ -42,6 +44,8 @@ def test_detects_each_family(family: str) -> None:
         ({"message": {"content": "a", "thinking": "t"}}, "ollama"),  # message.thinking
         ({"response": "a", "thinking": "t"}, "ollama"),  # response + thinking
         ({"response": "a", "done": False}, "ollama"),
+        ({"message": {"role": "assistant", "tool_plan": "p"}, "finish_reason": "TOOL_CALL"},
+         "cohere"),  # a message without content
     ],
 )
 def test_detection_variants(payload: dict[str, Any], family: str) -> None:

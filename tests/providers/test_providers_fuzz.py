@@ -25,7 +25,8 @@ from thinkparse import (
     split_trace,
 )
 
-FAMILIES = ["openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"]
+FAMILIES = ["openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama",
+            "cohere"]
 
 KEYS = [
     # shared / OpenAI chat
@@ -48,6 +49,8 @@ KEYS = [
     "outputTokens", "totalTokens",
     # Ollama
     "done", "prompt_eval_count", "eval_count",
+    # Cohere
+    "finish_reason", "tool_plan", "tool_calls", "citations", "tokens", "billed_units", "error",
 ]
 TYPES = [
     "message", "thinking", "text", "redacted_thinking", "reasoning", "output_text", "refusal",
@@ -57,7 +60,9 @@ TYPES = [
     "signature_delta", "response.output_text.delta", "response.output_text.done",
     "response.reasoning_summary_text.delta", "response.reasoning_text.delta",
     "response.output_item.done", "response.output_item.added", "response.completed", "ping",
-    "error", "response", "chat.completion.chunk",
+    "error", "response", "chat.completion.chunk", "message-start", "content-start",
+    "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta",
+    "citation-start", "message-end", "debug",
 ]
 
 scalars = st.one_of(

@@ -39,7 +39,7 @@ def model_table() -> Iterator[dict[str, str]]:
 
 def test_families_tuple() -> None:
     assert FAMILIES == ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock",
-                        "ollama")
+                        "ollama", "cohere")
 
 
 # --- think options (W4) -----------------------------------------------------------------------

@@ -47,7 +47,7 @@ def stream(events: list[Any], **kw: Any) -> StreamNormalizer:
 
 def test_every_family_has_a_replay_fixture() -> None:
     assert {c["provider"] for c in CASES.values()} == {
-        "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama"
+        "openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama", "cohere"
     }
 
 

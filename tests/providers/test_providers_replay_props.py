@@ -161,7 +161,35 @@ def ollama(th: list[str], ans: str, sig: str, args: str, cuts: list[int]) -> Tur
     return resp, ev
 
 
-FAMILIES: list[Callable[..., Turn]] = [anthropic, bedrock, responses, gemini, chat, ollama]
+def cohere(th: list[str], ans: str, sig: str, args: str, cuts: list[int]) -> Turn:
+    call = {"id": "c1", "type": "function", "function": {"name": "f", "arguments": args}}
+    msg = {"role": "assistant", "content": [{"type": "thinking", "thinking": "".join(th)},
+                                            {"type": "text", "text": ans}],
+           "tool_calls": [call]}
+    resp = {"id": "r", "finish_reason": "TOOL_CALL", "message": msg}
+
+    def content(i: int, kind: str, piece: str) -> dict[str, Any]:
+        return {"type": "content-delta", "index": i,
+                "delta": {"message": {"content": {kind: piece}}}}
+
+    ev: list[dict[str, Any]] = [{"id": "r", "type": "message-start",
+                                 "delta": {"message": {"role": "assistant"}}}]
+    ev.append({"type": "content-start", "index": 0,
+               "delta": {"message": {"content": {"type": "thinking", "thinking": ""}}}})
+    ev += [content(0, "thinking", p) for p in th]
+    ev.append({"type": "content-start", "index": 1,
+               "delta": {"message": {"content": {"type": "text", "text": ""}}}})
+    ev += [content(1, "text", p) for p in _split(ans, cuts)]
+    ev.append({"type": "tool-call-start", "index": 0, "delta": {"message": {"tool_calls": {
+        **call, "function": {"name": "f", "arguments": ""}}}}})
+    ev += [{"type": "tool-call-delta", "index": 0, "delta": {"message": {"tool_calls": {
+        "function": {"arguments": p}}}}} for p in _split(args, cuts)]
+    ev.append({"type": "message-end", "delta": {"finish_reason": "TOOL_CALL"}})
+    return resp, ev
+
+
+FAMILIES: list[Callable[..., Turn]] = [anthropic, bedrock, responses, gemini, chat, ollama,
+                                       cohere]
 ARGS = st.sampled_from(['{"a": 1}', '{"city": "Paris", "n": [1, 2]}', "{}"])
 
 

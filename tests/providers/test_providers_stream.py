@@ -98,6 +98,9 @@ def test_keepalives_decide_nothing() -> None:
         ({"contentBlockIndex": 0, "delta": {"text": "a"}}, "bedrock"),
         ({"message": {"role": "assistant", "content": "a"}, "done": False}, "ollama"),
         ({"response": "a", "done": False}, "ollama"),
+        ({"type": "message-start", "id": "r"}, "cohere"),
+        ({"type": "content-delta", "index": 0,
+          "delta": {"message": {"content": {"thinking": "t"}}}}, "cohere"),
     ],
 )
 def test_first_deciding_event(event: dict[str, Any], family: str) -> None:

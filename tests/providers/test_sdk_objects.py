@@ -11,6 +11,8 @@ The objects are built the way each SDK builds them from the wire, without any cl
   to ``bytes``; the normaliser must give back the same base64 text as the wire dict.
 * Anthropic ``ping`` events are dropped, as the SDK's stream does; the dict run drops them too so
   the two runs see the same events.
+* ``cohere``: ``V2ChatResponse`` and the ``StreamedChatResponseV2`` union validated the same way
+  (the SDK types token counts as ``float``: the normaliser gives them back as integers).
 * Bedrock has no pydantic SDK: boto3 returns the plain dicts the fixtures already are.
 
 Each object must normalise exactly like its dict (and like the fixture's ``expected``).
@@ -26,7 +28,7 @@ from _support import DATA, extraction_as_dict, load_json
 
 from thinkparse import StreamNormalizer, normalize
 
-SDK_FAMILIES = {"openai_chat", "openai_responses", "anthropic", "gemini", "ollama"}
+SDK_FAMILIES = {"openai_chat", "openai_responses", "anthropic", "gemini", "ollama", "cohere"}
 
 
 _load = load_json
@@ -96,12 +98,21 @@ def _ollama_builders() -> tuple[Builder, Builder]:
     return build, build
 
 
+def _cohere_builders() -> tuple[Builder, Builder]:
+    cohere = pytest.importorskip("cohere")
+    from pydantic import TypeAdapter
+
+    adapter: TypeAdapter[Any] = TypeAdapter(cohere.StreamedChatResponseV2)
+    return cohere.V2ChatResponse.model_validate, adapter.validate_python
+
+
 BUILDERS: dict[str, Callable[[], tuple[Builder, Builder]]] = {
     "openai_chat": _openai_chat_builders,
     "openai_responses": _openai_responses_builders,
     "anthropic": _anthropic_builders,
     "gemini": _gemini_builders,
     "ollama": _ollama_builders,
+    "cohere": _cohere_builders,
 }
 
 

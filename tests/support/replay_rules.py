@@ -41,6 +41,7 @@ def tool_args(n: int) -> dict[str, Any]:
 def routes() -> list[tuple[str, str, Callable[..., Reply]]]:
     """``(path prefix, path suffix, handler)`` for each endpoint."""
     from replay_anthropic import anthropic_messages, bedrock_converse
+    from replay_cohere import cohere_chat
     from replay_gemini import gemini_generate, ollama_chat
     from replay_openai import chat_completions, responses
 
@@ -51,6 +52,7 @@ def routes() -> list[tuple[str, str, Callable[..., Reply]]]:
         ("/v1/responses", "/v1/responses", responses),
         ("/v1beta/models/", ":generateContent", gemini_generate),
         ("/api/chat", "/api/chat", ollama_chat),
+        ("/v2/chat", "/v2/chat", cohere_chat),
     ]
 
 

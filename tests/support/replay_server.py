@@ -8,7 +8,9 @@ It speaks, on 127.0.0.1, the wire formats the real SDKs parse:
   model name starts with ``deepseek`` (``reasoning_content``), vLLM-style (``reasoning``) otherwise;
 - ``POST /v1/responses``: the OpenAI Responses API (JSON and SSE);
 - ``POST /v1beta/models/{model}:generateContent``: the Gemini API (JSON);
-- ``POST /api/chat``: Ollama (JSON).
+- ``POST /api/chat``: Ollama (JSON);
+- ``POST /v2/chat``: the Cohere Chat API v2 (JSON and SSE), thinking items for reasoning models,
+  ``tool_plan`` for models whose name starts with ``command-r``.
 
 Every conversation is a scripted tool loop: while the request holds fewer tool results than
 ``rounds``, the model "thinks" and calls ``get_weather``; then it thinks and answers.  Every
@@ -75,6 +77,23 @@ RULES = {
     "gemini.signature_valid": "thought-signatures docs ('pass it back exactly as received'); "
     "'Corrupted thought signature' (docs.apiyi.com FAQ)",
     "gemini.signature_on_part": "REST Part.thoughtSignature is a Part field (TanStack/ai PR #459)",
+    "cohere.tool_result_matches": "a tool message answers a tool call of an earlier assistant "
+    "turn; error text from docs.cohere.com reference/errors (400: 'tool call id not found in "
+    "previous tool calls')",
+    "cohere.tool_call_id_required": "ToolChatMessageV2.tool_call_id required (cohere-python); "
+    "error text from docs.cohere.com reference/errors ('tool call id must be provided with tool "
+    "message')",
+    "cohere.tool_call_type": "ToolCallV2.type is 'function' (cohere-python); error text from "
+    "docs.cohere.com reference/errors ('tool call must be of type function')",
+    "cohere.duplicate_tool_ids": "error text from docs.cohere.com reference/errors ('cannot have "
+    "duplicate tool ids')",
+    "cohere.content_item": "AssistantMessageV2ContentOneItem: text items need `text`, "
+    "ChatThinkingContent needs `thinking` (cohere-openapi.yaml); Cohere documents no error text "
+    "for it: the text is the suite's own",
+    "cohere.reasoning_verbatim": "stricter than Cohere, which needs no reasoning back (thinking "
+    "carries no signature; docs.cohere.com v2/docs/tool-use-overview appends response.message "
+    "as it is): a thinking item or tool_plan must be one the server issued, unchanged; the "
+    "error text is the suite's own",
 }
 
 

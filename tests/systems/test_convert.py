@@ -46,23 +46,19 @@ SOURCES: dict[str, dict[str, Any]] = {
         "content": [{"type": "text", "text": "<think>pl"}, {"type": "text", "text": "an</think>4"}],
     },
 }
-LIST_SOURCES = {"anthropic_blocks", "mistral_chunks", "inline_tags_in_list"}
 
 
-def expected(target: str, listed: bool) -> dict[str, Any]:
-    """C2: the message in the target form; list content keeps its list form."""
+def expected(target: str) -> dict[str, Any]:
+    """C2: the message in the target form; a list of text parts becomes a string, except for
+    content_blocks, which always writes a list."""
     text = [{"type": "text", "text": "4"}]
     if target in ("reasoning_content", "reasoning"):
-        return {"role": "assistant", "content": text if listed else "4", target: "plan"}
+        return {"role": "assistant", "content": "4", target: "plan"}
     if target == "think_tags":
-        tagged = "<think>\nplan\n</think>\n\n4"
-        return {
-            "role": "assistant",
-            "content": [{"type": "text", "text": tagged}] if listed else tagged,
-        }
+        return {"role": "assistant", "content": "<think>\nplan\n</think>\n\n4"}
     if target == "content_blocks":
         return {"role": "assistant", "content": [{"type": "thinking", "thinking": "plan"}, *text]}
-    return {"role": "assistant", "content": text if listed else "4"}
+    return {"role": "assistant", "content": "4"}
 
 
 @pytest.mark.parametrize(
@@ -74,7 +70,7 @@ def test_every_source_to_every_target(source: str, target: str) -> None:
     trace = [USER, SOURCES[source]]
     before = copy.deepcopy(trace)
     out = convert_trace(trace, to=target)
-    assert out == [USER, expected(target, source in LIST_SOURCES)]
+    assert out == [USER, expected(target)]
     assert trace == before  # the input is untouched
     assert out[0] is not USER
 
@@ -94,7 +90,7 @@ def test_first_readable_source_wins_and_the_others_are_dropped() -> None:
         {
             "role": "assistant",
             "reasoning": "one",
-            "content": [{"type": "text", "text": "<think>x</think>A"}],
+            "content": "<think>x</think>A",
         }
     ]
     # a whitespace-only field is not readable: the next source is used

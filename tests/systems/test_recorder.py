@@ -181,7 +181,7 @@ def test_context_manager_marks_incomplete() -> None:  # D5
     assert rec.trace.reasoning_text == "partial"
     with TraceRecorder(store, **KEYS) as ok:
         ok.feed("fine")
-    assert ok.trace.metadata is None and store.count() == 2
+    assert ok.trace.metadata == {} and store.count() == 2
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
-"""Tool loops over plain JSON (Gemini, Bedrock Converse, Ollama) against the strict server, and
-the echo property: a turn sent back with ``to_message`` parses back to the same blocks (X2)."""
+"""Tool loops over plain JSON (Gemini, Bedrock Converse, Ollama, Cohere) against the strict
+server, and the echo property: a turn sent back with ``to_message`` parses back to the same
+blocks (X2)."""
 
 from __future__ import annotations
 
@@ -70,10 +71,25 @@ def ollama_next(req: dict[str, Any], msg: dict[str, Any], naive: bool) -> bool:
     return bool(calls)
 
 
+def cohere_start() -> tuple[str, dict[str, Any]]:
+    return "/v2/chat", {"model": "command-a-reasoning-08-2025",
+                        "messages": [{"role": "user", "content": "Weather?"}]}
+
+
+def cohere_next(req: dict[str, Any], msg: dict[str, Any], naive: bool) -> bool:
+    calls = msg.get("tool_calls") or []
+    if naive:
+        msg = {k: v for k, v in msg.items() if k != "content"}
+    req["messages"] += [msg, *({"role": "tool", "tool_call_id": c["id"], "content": "16"}
+                               for c in calls)]
+    return bool(calls)
+
+
 FAMILIES: dict[str, tuple[Callable[..., Any], Callable[..., bool]]] = {
     "gemini": (gemini_start, gemini_next),
     "bedrock": (bedrock_start, bedrock_next),
     "ollama": (ollama_start, ollama_next),
+    "cohere": (cohere_start, cohere_next),
 }
 
 
@@ -127,6 +143,7 @@ ECHO_START: dict[str, Callable[[], tuple[str, dict[str, Any]]]] = {
     "gemini": gemini_start,
     "bedrock": bedrock_start,
     "ollama": ollama_start,
+    "cohere": cohere_start,
 }
 
 

@@ -39,7 +39,7 @@ COLUMNS = [
     ("reasoning_tokens", "INTEGER", 1, "0", 0),
     ("total_tokens", "INTEGER", 1, "0", 0),
     ("duration_ms", "INTEGER", 1, "0", 0),
-    ("metadata", "TEXT", 0, None, 0),
+    ("metadata", "TEXT", 0, "'{}'", 0),
     ("created_at", "INTEGER", 1, None, 0),
 ]
 KEYS = {"session_key": "s1", "run_id": "r1", "model": "m1"}
@@ -138,10 +138,10 @@ def test_record_defaults(monkeypatch: pytest.MonkeyPatch) -> None:  # D1
         b = store.record(ext(None, 42, 99), **KEYS, provider="custom", duration_ms=5)
         assert re.fullmatch(r"[0-9a-f]{32}", a)
         assert store.get(a) == Trace(
-            a, "s1", "r1", "m1", "openai_chat", "x" * 10, 3, 0, 0, None, 1_700_000_000_123
+            a, "s1", "r1", "m1", "openai_chat", "x" * 10, 3, 0, 0, "{}", 1_700_000_000_123
         )
         assert store.get(b) == Trace(
-            b, "s1", "r1", "m1", "custom", "", 42, 99, 5, None, 1_700_000_000_123
+            b, "s1", "r1", "m1", "custom", "", 42, 99, 5, "{}", 1_700_000_000_123
         )
         assert store.get("nope") is None
 
@@ -385,7 +385,9 @@ def test_prune(monkeypatch: pytest.MonkeyPatch) -> None:  # D3
             store.prune_older_than("3")  # type: ignore[arg-type]
 
 
-def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # D3
+def test_auto_prune_before_the_first_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # D3
     now = 1_000 * DAY
     monkeypatch.setattr(_store, "now_ms", lambda: now)
     db = tmp_path / "t.db"
@@ -393,11 +395,19 @@ def test_auto_prune_on_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         store.record(ext(), **KEYS, id="old", created_at=now - 40 * DAY)
         store.record(ext(), **KEYS, id="new", created_at=now - 10 * DAY)
     with TraceStore(db, auto_prune=False) as store:
-        assert store.count() == 2
-    with TraceStore(db, retention_days=30) as store:
-        assert [t.id for t in store.query()] == ["new"]
+        store.record(ext(), **KEYS, id="a", created_at=now)
+        assert store.count() == 3
+    # Opening a store to read it deletes nothing, whatever its retention.
     with TraceStore(db, retention_days=7) as store:
-        assert store.count() == 0
+        assert [t.id for t in store.query()] == ["old", "new", "a"]
+        assert store.get("old") is not None
+    # The first write prunes first, once.
+    with TraceStore(db, retention_days=30) as store:
+        store.record(ext(), **KEYS, id="b", created_at=now - 40 * DAY)
+        assert [t.id for t in store.query()] == ["b", "new", "a"]
+    with TraceStore(db, retention_days=7) as store:
+        assert store.import_jsonl(io.StringIO("")) == 0
+        assert [t.id for t in store.query()] == ["a"]
 
 
 def test_pruned_rows_leave_the_file(
@@ -438,7 +448,7 @@ def test_jsonl_round_trip(tmp_path: Path) -> None:
         assert lines[0] == {
             "id": "id2", "session_key": "a", "run_id": "r2", "model": "m1",
             "provider": "openai_chat", "reasoning_text": "t2", "reasoning_tokens": 1,
-            "total_tokens": 0, "duration_ms": 0, "metadata": None, "created_at": 10,
+            "total_tokens": 0, "duration_ms": 0, "metadata": {}, "created_at": 10,
         }  # fmt: skip
         path = tmp_path / "all.jsonl"
         assert store.export_jsonl(path) == 5

@@ -123,7 +123,8 @@ def test_one_order_of_sources(first: int, removed: str) -> None:
     # P4: with a field or block, inline tags are not looked for; the text stays as it is
     visible = "4" if source == "tags" else "<think>six</think>4"
     assert reading.visible == visible
-    assert convert_trace([msg], to="reasoning")[0]["content"] == [{"type": "text", "text": visible}]
+    # C2: a content list holding only text parts becomes a string
+    assert convert_trace([msg], to="reasoning")[0]["content"] == visible
 
 
 def test_the_order_is_the_documented_one() -> None:

@@ -10,7 +10,8 @@ one module per concern:
 * ``_options`` -- the checked ``Settings`` and the library arguments they give;
 * ``_inputs``  -- opening, reading and detecting inputs, and the messages about them;
 * ``_output``  -- the run's state and the output of one input (text, JSON, HTML page);
-* ``_console`` -- standard error: messages, reasoning, the progress bar.
+* ``_console`` -- standard error: messages, reasoning, the progress bar;
+* ``_redact``  -- R7 redaction of a text that arrives in pieces (``--stream``).
 
 The commands are in :mod:`.commands`: the main command's runners and the subcommands.
 

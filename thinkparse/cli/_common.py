@@ -18,11 +18,12 @@ unless it already starts with an input's location.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import re
 import sys
 import traceback
-from typing import IO, Any, BinaryIO, Callable, Optional, Union
+from typing import IO, Any, BinaryIO, Callable, Optional, Union, cast
 
 __all__ = [
     "EXIT_INPUT",
@@ -99,10 +100,24 @@ def stderr_line(message: str) -> None:
         sys.stderr.flush()
 
 
+class ClosedOutput(io.RawIOBase):
+    """Standard output when the command was started with it closed (``thinkparse FILE >&-``):
+    writing anything to it is an ``OutputError`` (exit 1, M1), writing nothing is no error."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        if not len(data):
+            return 0
+        raise OutputError("cannot write the output: standard output is closed")
+
+
 def stdout_binary() -> BinaryIO:
-    """The binary standard output, or a sink when standard output is closed."""
+    """The binary standard output; when it is closed, a :class:`ClosedOutput` whose first
+    non-empty write is an ``OutputError`` -- never a silent success (M1)."""
     out = getattr(sys.stdout, "buffer", None)
-    return out if out is not None else open(os.devnull, "wb")
+    return out if out is not None else cast("BinaryIO", ClosedOutput())
 
 
 def silence_stdout() -> None:

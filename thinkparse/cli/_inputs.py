@@ -3,6 +3,9 @@
 Detection (``--format`` unset), per file (see docs/behaviour.md#cli):
 
 * a name ending in ``.jsonl`` or ``.ndjson`` is JSON Lines;
+* JSON Lines (so detected, not ``--format jsonl``) whose first record is a chunk of a saved
+  Ollama stream (``"done": false``, see :func:`ollama_chunk`) is one stream of events, read as
+  ``--stream`` reads it: one output;
 * a file whose first line is a complete JSON object and that has another non-empty line is JSON
   Lines (blank lines between records are skipped); a file that is just that object is a
   provider response;
@@ -15,7 +18,11 @@ Detection (``--format`` unset), per file (see docs/behaviour.md#cli):
   invalid JSON there is an error rather than text, so a truncated response is not printed back
   as its own "answer"; text that starts with ``[`` followed by anything else (``[THINK]…``) is
   text, as are other JSON values;
-* text containing ``<REASONING>`` goes to ``parse``, other text to ``split_think``.
+* text with harmony markup, as P3 tells it (``<|channel|>`` or ``<|message|>``, or a text that
+  starts with ``analysis`` and contains ``assistantfinal``), goes to ``split_harmony`` as
+  ``--format harmony`` would read it; text containing ``<REASONING>`` goes to ``parse``; other
+  text to ``split_think``.  Both need no scanner option to be given (the options describe
+  ``<think>``-style markup) and no ``--format think``.
 
 A leading UTF-8 byte order mark is dropped from every input.  Invalid UTF-8 is reported with the
 0-based byte offset of the first bad byte in the input.
@@ -38,8 +45,38 @@ from ._common import STDIN_NAME, InputError
 JSON_START = re.compile(r"\s*(?:\{|\[\s*[{\]])")
 decode_json = json.JSONDecoder().decode
 _BLOCK = 1 << 20
+#: An event stream that holds not a single event (W1): an error (exit 1), not an empty answer.
+NO_EVENTS = "no server-sent events (no 'data:' line holding an event)"
 #: How an event-stream field line starts (W1).
 SSE_FIELDS = ("data:", "event:", "id:", "retry:", ":")
+
+
+#: Harmony tokens that mark a text as raw gpt-oss output (P3).
+HARMONY_TOKENS = ("<|channel|>", "<|message|>")
+
+
+def looks_like_harmony(text: str) -> bool:
+    """Whether a whole text carries harmony markup (P3), as ``normalize`` tells it."""
+    if "<|" in text and any(token in text for token in HARMONY_TOKENS):
+        return True
+    return text.lstrip().startswith("analysis") and "assistantfinal" in text
+
+
+class Watch:
+    """Whether any of ``needles`` occurs in a text fed piece by piece (cut anywhere)."""
+
+    def __init__(self, *needles: str) -> None:
+        self.needles = needles
+        self.keep = max(len(n) for n in needles) - 1
+        self.tail = ""
+        self.found = False
+
+    def feed(self, text: str) -> None:
+        if self.found:
+            return
+        window = self.tail + text
+        self.found = any(n in window for n in self.needles)
+        self.tail = window[-self.keep :] if self.keep else ""
 
 
 def open_input(name: str) -> tuple[BinaryIO, str, bool]:
@@ -173,6 +210,18 @@ def json_type(value: Any) -> str:
         list: "an array",
         dict: "an object",
     }.get(type(value), type(value).__name__)
+
+
+def ollama_chunk(record: dict[str, Any]) -> bool:
+    """Whether a JSON Lines record is a chunk of a saved Ollama stream (``/api/chat`` or
+    ``/api/generate`` with ``stream: true``): ``"done": false`` and a ``message`` or
+    ``response``.  A file of such lines is one stream, not records (P9); a response that is
+    not streamed always says ``"done": true``."""
+    return (
+        record.get("done") is False
+        and "model" in record
+        and ("message" in record or "response" in record)
+    )
 
 
 _RESULT_KEYS = ("choices", "candidates", "message", "response", "delta", "output", "content")

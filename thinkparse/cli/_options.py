@@ -11,9 +11,9 @@ Rules (see docs/behaviour.md#cli for the whole command):
   names a preset that starts inside a block (then the preset decides).  Streams (``--stream``,
   event arrays) use ``False`` unless given or set by the preset, since ``"auto"`` needs the whole
   text.
-* ``--reasoning`` prints the reasoning instead of the answer; for JSON Lines input it keeps only
-  the ``reasoning`` field (plus ``file`` and the record key) in each output record.  With
-  ``--json``, ``--reasoning-to-stderr`` or ``--html`` it is a usage error.
+* ``--reasoning`` prints the reasoning instead of the answer; for JSON Lines and Parquet input
+  it keeps only the ``reasoning`` field (plus ``file`` and the record key) in each output
+  record.  With ``--json``, ``--reasoning-to-stderr`` or ``--html`` it is a usage error.
 * ``--model NAME`` uses ``preset_for_model(NAME)`` (F5) unless ``--preset`` is given; a model
   no preset matches leaves the defaults, and says so on stderr (F8).  ``--preset`` takes a
   preset's name or a vLLM / SGLang parser name (F1).
@@ -31,11 +31,17 @@ Rules (see docs/behaviour.md#cli for the whole command):
 * ``--choice N`` selects the choice of responses and streams with ``n > 1`` (W4);
   ``--all-choices`` gives one output per choice of each response or record.  For text either is
   an error (exit 2); ``--all-choices`` with ``--stream`` or event streams too (use ``--choice``).
-* ``--jobs N`` (0 = one per CPU) runs worker processes (``_jobs``); not with ``--stream`` or
-  ``--html``.
+* ``--jobs N`` (0 = one per CPU, at most ``MAX_JOBS`` = 1024) runs worker processes
+  (``_jobs``); not with ``--stream`` or ``--html``.  ``--choice N`` is a choice index (0 or
+  more), with messages of its own.
 * ``--limit N`` and ``--title TEXT`` shape the ``--html`` page (cards shown, default 1000; the
   summary counts every record) and are a usage error without it.  ``--no-redact`` keeps the
-  ``<REDACTED>`` sections of ``<REASONING>`` texts (R7); ``<think>`` texts are not redacted.
+  ``<REDACTED>`` sections of ``<REASONING>`` texts and Parquet rows (R7); ``<think>`` texts
+  are not redacted.  A ``--stream`` text without scanner options is redacted as it arrives
+  (it cannot know whether a ``<REASONING>`` block will come), unless ``--no-redact``.
+* ``--delimiters OPEN CLOSE`` and ``--answer OPEN CLOSE`` always take two values; one whose
+  CLOSE names an existing file while no FILE argument is left took the FILE by mistake: a
+  usage error saying so (``_parser.refuse_swallowed_file``).
 """
 
 from __future__ import annotations
@@ -52,7 +58,7 @@ from .. import (
     split_think,
 )
 from ._common import PROG, InputError, UsageError
-from ._parser import build_parser
+from ._parser import build_parser, refuse_swallowed_file
 
 __all__ = ["Settings", "build_parser"]
 
@@ -99,6 +105,8 @@ class Settings:
         self.multi = len(self.files) > 1
         self.provider: Optional[str] = args.provider
         self.errors: str = args.errors
+        refuse_swallowed_file("--delimiters", args.delimiters, self.files)
+        refuse_swallowed_file("--answer", args.answer, self.files)
         think: dict[str, Any] = {}
         if args.tags:
             think["tags"] = tuple(n.strip() for group in args.tags for n in group.split(","))

@@ -21,11 +21,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import json
-from typing import IO, Any, Optional, Union
+import os
+import stat
+from typing import IO, Any, BinaryIO, Optional, Union, cast
 
 from .. import Extraction, Parsed, Split, normalize
-from ._common import EXIT_INPUT, EXIT_OK, Stdout, UsageError, stdout_binary
+from ._common import EXIT_INPUT, EXIT_OK, STDIN_NAME, Stdout, UsageError, stdout_binary
 from ._console import Console
 from ._options import Settings
 
@@ -33,9 +36,52 @@ Result = Union[Parsed, Split, Extraction]
 encode_json = json.JSONEncoder(ensure_ascii=False).encode
 
 
+def refuse_input_as_output(output: Optional[str], inputs: list[str], prompt: Optional[str]) -> None:
+    """``UsageError`` when ``-o FILE`` is one of the inputs (``-`` when standard input is that
+    file) or the ``--prompt-file``: opening it for writing would truncate it before it is read.
+    Files are compared by identity (``os.stat``: device and inode), so a symbolic or a hard link
+    to an input is caught too; only an existing regular output file can be one."""
+    if output is None:
+        return
+    try:
+        target = os.stat(output)
+    except (OSError, ValueError):
+        return  # not there yet (or not reachable: opening it says why)
+    if not stat.S_ISREG(target.st_mode):
+        return  # /dev/null, a pipe, a terminal: writing truncates nothing
+    named = [(name, name if name != "-" else STDIN_NAME) for name in inputs]
+    if prompt is not None:
+        named.append((prompt, f"--prompt-file {prompt}"))
+    for name, shown in named:
+        try:
+            st = os.fstat(0) if name == "-" else os.stat(name)
+        except (OSError, ValueError):
+            continue  # reported when the input is opened
+        if (st.st_dev, st.st_ino) == (target.st_dev, target.st_ino):
+            raise UsageError(
+                f"the output file {output} is also an input ({shown}): write the output elsewhere"
+            )
+
+
 def with_newline(text: str) -> str:
     """``text`` ending with a newline, unless it is empty."""
     return text if not text or text.endswith("\n") else text + "\n"
+
+
+class _PageOut(io.RawIOBase):
+    """The ``--html`` page's stream: its writes go through :class:`Stdout`, so a write that
+    fails (a full device) is an ``OutputError`` (exit 1) and a closed pipe a quiet 141."""
+
+    def __init__(self, stdout: Stdout) -> None:
+        super().__init__()
+        self.stdout = stdout
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        self.stdout.write_bytes(data)
+        return len(data)
 
 
 class Context:
@@ -67,7 +113,7 @@ class Context:
             html: Any = importlib.import_module(f"{__package__}.commands.html")
             a = settings.args
             self.pages = html.PageStream(
-                self.stdout.stream,
+                cast("BinaryIO", _PageOut(self.stdout)),
                 title="thinkparse" if a.title is None else a.title,
                 limit=1000 if a.limit is None else a.limit,
             )

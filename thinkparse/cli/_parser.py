@@ -4,13 +4,15 @@ explained in ``_options``, which checks them and turns them into library argumen
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn, Union
+import os
+from typing import NoReturn, Optional, Union
 
 from .. import IMPLEMENTATION, __version__
 from ._common import PROG, UsageError
 
 FORMATS = ("text", "reasoning-block", "think", "harmony", "json", "jsonl", "sse", "parquet")
-PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama")
+PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini", "bedrock", "ollama",
+             "cohere")
 
 EXAMPLES = """\
 examples:
@@ -30,7 +32,8 @@ examples:
   model-cli | thinkparse --stream -p deepseek-r1 --reasoning-to-stderr
   curl -sN https://api.example/v1/chat/completions -d @req.json | thinkparse --stream
   curl -sN localhost:11434/api/chat -d @req.json | thinkparse --stream
-  thinkparse traces --help                the trace store (subcommand)
+  thinkparse traces --help                the trace store (subcommand; its file is --db PATH
+                                          or the THINKPARSE_DB environment variable)
   thinkparse convert --help               chat traces to fine-tuning formats (subcommand)
 
 input kinds (without --format): a file whose first line is a JSON object and that has
@@ -64,6 +67,10 @@ def _max_tentative(value: str) -> Union[int, str]:
     return number
 
 
+#: The most worker processes ``--jobs`` starts (each holds two batches of shared memory).
+MAX_JOBS = 1024
+
+
 def _jobs(value: str) -> int:
     try:
         number = int(value)
@@ -71,6 +78,24 @@ def _jobs(value: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a number of processes, not {value!r}") from None
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (one per CPU) or more, not {number}")
+    if number > MAX_JOBS:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_JOBS} worker processes, not {number}"
+        )
+    return number
+
+
+def _choice(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a choice index (0, 1, ...), not {value!r}"
+        ) from None
+    if number < 0:
+        raise argparse.ArgumentTypeError(
+            f"must be 0 or more (the first choice is 0), not {number}"
+        )
     return number
 
 
@@ -82,6 +107,21 @@ def _count(value: str) -> int:
     if number < 0:
         raise argparse.ArgumentTypeError(f"must be at least 0, not {number}")
     return number
+
+
+def refuse_swallowed_file(option: str, pairs: Optional[list[list[str]]], files: list[str]) -> None:
+    """``UsageError`` for ``--delimiters '[T]' reply.txt``: an option taking ``OPEN CLOSE`` took
+    the FILE as its CLOSE value.  The mistake is certain when CLOSE names an existing file and no
+    FILE argument is left (the command would otherwise read standard input); with FILE arguments
+    left, a CLOSE that happens to name a file is taken as written."""
+    if files or not pairs:
+        return
+    for pair in pairs:
+        if os.path.isfile(pair[1]):
+            raise UsageError(
+                f"{option} takes two values, OPEN and CLOSE: the file {pair[1]!r} was taken as "
+                f"CLOSE and no FILE is left; write {option} OPEN CLOSE FILE"
+            )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -134,7 +174,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     g.add_argument(
         "--choice",
-        type=_jobs,
+        type=_choice,
         metavar="N",
         help="which choice of a response or stream with n > 1 choices (default 0)",
     )
@@ -148,8 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=_jobs,
         default=1,
         metavar="N",
-        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU); "
-        "output stays in input order",
+        help="worker processes for JSON Lines and text files (default 1; 0 = one per CPU; "
+        f"at most {MAX_JOBS}); output stays in input order",
     )
     g.add_argument(
         "--column",
@@ -223,7 +263,8 @@ def build_parser() -> argparse.ArgumentParser:
         nargs=2,
         action="append",
         metavar=("OPEN", "CLOSE"),
-        help="a literal delimiter pair, e.g. '[THINK]' '[/THINK]'; repeatable",
+        help="a literal delimiter pair, e.g. '[THINK]' '[/THINK]'; repeatable; always two "
+        "values, so FILE comes after both",
     )
     g.add_argument(
         "--start-in-reasoning",

@@ -9,7 +9,9 @@ The parsing follows the WHATWG event-stream rules:
 * UTF-8 is decoded incrementally, so a character split across chunks is whole; a leading byte
   order mark is dropped; invalid UTF-8 raises ``UnicodeDecodeError`` (a ``ValueError``).
 * Lines end with CRLF, LF or CR -- a CR at the end of one chunk and an LF at the start of the
-  next are one line end.  Chunks may be cut anywhere.
+  next are one line end.  Chunks may be cut anywhere.  Each chunk is scanned for line ends once;
+  the start of an unfinished line is held in pieces and joined when the line ends, so the time
+  is linear in the size of the body even for one event of many megabytes cut into small chunks.
 * ``data:`` lines accumulate (joined with ``"\\n"``), ``event:`` names the event, ``id:`` and
   ``retry:`` are read and not needed here; one space after the colon is dropped; a line starting
   with ``:`` is a comment; a blank line ends the event; an event with no ``data`` line is not
@@ -53,7 +55,7 @@ class SSEParser:
 
     def __init__(self) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")("strict")
-        self._pending = ""  # the current incomplete line
+        self._pending: list[str] = []  # the pieces of the current incomplete line
         self._cr = False  # the last chunk ended with CR: a following LF belongs to it
         self._started = False
         self._data: list[str] = []
@@ -94,8 +96,8 @@ class SSEParser:
         if self.done:
             return out
         if self._pending:  # an unterminated last line is a line too
-            out += self._lines([self._pending])
-            self._pending = ""
+            out += self._lines(["".join(self._pending)])
+            self._pending = []
         if self._data and not self.done:
             try:
                 out += self._dispatch()
@@ -116,8 +118,17 @@ class SSEParser:
                 text = text[1:]
         if text.endswith("\r"):
             self._cr = True
-        lines = _LINE_END.split(self._pending + text)
-        self._pending = lines.pop()  # "" when the text ended with a line end
+        # Only the new text is scanned for line ends: the held start of an unfinished line is
+        # kept in pieces and joined once, when its line ends, so one large event costs time
+        # linear in its size however finely it is cut.
+        lines = _LINE_END.split(text)
+        last = lines.pop()  # "" when the text ended with a line end
+        if lines and self._pending:
+            self._pending.append(lines[0])
+            lines[0] = "".join(self._pending)
+            self._pending = []
+        if last:
+            self._pending.append(last)
         return self._lines(lines)
 
     def _lines(self, lines: list[str]) -> list[dict[str, Any]]:

@@ -10,17 +10,25 @@ Decisions where the rules are silent:
   ``reasoning_details`` and thinking blocks), so a message never carries reasoning twice.  The
   reasoning ``""`` (a source present, none readable) is written as an empty field, block or tag
   pair; ``None`` (no source) writes nothing (#c2).
-* ``content`` keeps its form for the ``reasoning_content``, ``reasoning``, ``think_tags`` and
-  ``none`` targets: a string stays a string; a list keeps its other parts (images, audio) in
-  place and its text parts become one text part (where the first one stood) holding the
-  visible text, so multimodal transcripts are not flattened.  ``content_blocks`` always writes
-  a list: the thinking block first, then the text part and the other parts.  ``None`` content
-  stays ``None`` unless a tag pair has to be written.
+* For the ``reasoning_content``, ``reasoning``, ``think_tags`` and ``none`` targets, a list
+  that holds only text parts (once its thinking blocks are taken out) becomes a string, the
+  visible text: chat templates test ``content is string`` (Qwen's renders anything else as
+  ``''``), so fine-tuning data must carry strings.  This holds for every assistant message of
+  the conversion, those that drop their reasoning under ``keep`` included, so one transcript
+  never mixes the two forms.  A list with other parts (images, audio, redacted blocks) keeps
+  its form: the other parts stay in place and the text parts become one text part (where the
+  first one stood) holding the visible text, so multimodal transcripts are not flattened.  A
+  string stays a string.  ``content_blocks`` always writes a list: the thinking block first,
+  then the text part and the other parts.  ``None`` content stays ``None`` unless a tag pair
+  has to be written.
 * ``think_tags`` always writes ``<think>`` tags whatever tags were read.
 * ``keep="last"``: the assistant messages after the last ``user`` message (all of them when
   there is none).  Assistant messages that do not keep their reasoning get the ``none`` target.
 * Messages that are not assistant messages, and every key other than the content and the
   reasoning keys, are deep-copied, so the result never shares a mutable object with the input.
+  A cyclic value is copied with its cycle; a value nested too deeply to copy raises
+  :class:`~thinkparse.ResponseShapeError` naming its key (``messages[3].tool_calls``, or
+  ``messages[3].content`` for a content part).
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
+from .._errors import ResponseShapeError
 from ..scan._think import split_think
 from ._transcript import AUTO, DETAILS, FIELDS, Content, messages_of, read_message
 
@@ -36,6 +45,25 @@ TARGETS = ("reasoning_content", "reasoning", "think_tags", "content_blocks", "no
 KEEPS = ("all", "last", "none")
 #: The keys a message's reasoning is read from, all removed before the target is written.
 REASONING_KEYS = (*FIELDS, DETAILS)
+
+
+def _copy(value: Any, where: str, memo: dict[int, Any]) -> Any:
+    """A deep copy of ``value``; ``ResponseShapeError`` at ``where`` when too deep to copy.
+
+    ``memo`` is shared by the values of one message, so what they share stays shared.
+    """
+    try:
+        return copy.deepcopy(value, memo)
+    except RecursionError:
+        raise ResponseShapeError(where, "nested too deeply to copy") from None
+
+
+def copy_message(
+    m: Mapping[str, Any], where: str, memo: Optional[dict[int, Any]] = None
+) -> dict[str, Any]:
+    """A deep copy of a message, key by key (errors name the key)."""
+    memo = {} if memo is None else memo
+    return {k: _copy(v, f"{where}.{k}", memo) for k, v in m.items()}
 
 
 def _content_out(content: Content, visible: str) -> Any:
@@ -51,15 +79,20 @@ def _content_out(content: Content, visible: str) -> Any:
 
 
 def write_message(
-    m: Mapping[str, Any], reasoning: Optional[str], visible: str, content: Content, to: str
+    m: Mapping[str, Any], reasoning: Optional[str], visible: str, content: Content, to: str,
+    where: str = "message",
 ) -> dict[str, Any]:
-    """A new message in the target form ``to`` (#c2)."""
-    new = {
-        k: copy.deepcopy(v) for k, v in m.items() if k not in REASONING_KEYS and k != "content"
-    }
+    """A new message in the target form ``to`` (#c2); ``where`` is its path, for errors."""
+    memo: dict[int, Any] = {}
+    new = copy_message(
+        {k: v for k, v in m.items() if k not in REASONING_KEYS and k != "content"}, where, memo
+    )
     keys = list(m.keys())
-    others = tuple(copy.deepcopy(p) for p in content.others)
-    content = Content(content.form, content.text, others, content.text_at, content.blocks)
+    others = tuple(_copy(p, f"{where}.content", memo) for p in content.others)
+    form = content.form
+    if form == "list" and not others and to != "content_blocks":
+        form = "str"  # only text parts: a string, as chat templates expect (#c2)
+    content = Content(form, content.text, others, content.text_at, content.blocks)
     if to == "think_tags" and reasoning is not None:
         text = "<think>\n" + reasoning + "\n</think>\n\n" + visible
         body = text if content.form != "list" else _content_out(content, text)
@@ -141,9 +174,10 @@ def convert_trace(
     out: list[dict[str, Any]] = []
     for i, m in enumerate(msgs):
         if m.get("role") != "assistant":
-            out.append(copy.deepcopy(dict(m)))
+            out.append(copy_message(m, f"messages[{i}]"))
             continue
         r = read_message(m, ("messages", i), options)
         kept = keep == "all" or (keep == "last" and i >= first_kept)
-        out.append(write_message(m, r.reasoning, r.visible, r.content, to if kept else "none"))
+        target = to if kept else "none"
+        out.append(write_message(m, r.reasoning, r.visible, r.content, target, f"messages[{i}]"))
     return out

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Optional
 
 from .._errors import UnknownProviderError
-from . import anthropic, bedrock, gemini, ollama, openai_chat, openai_responses
+from . import anthropic, bedrock, cohere, gemini, ollama, openai_chat, openai_responses
 from ._family import KEEP_ALIVE, Family
 
 #: The families by name, in the order the docs list them (and detection tries them).
@@ -32,6 +32,7 @@ REGISTRY: dict[str, Family] = {
         gemini.FAMILY,
         bedrock.FAMILY,
         ollama.FAMILY,
+        cohere.FAMILY,
     )
 }
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
-from ._identity import RESPONSES_INPUT_TYPES, turn_ids
+from ._identity import is_input_type, turn_ids
 
 _DATED = re.compile(r"-(\d{4}-?\d{2}-?\d{2}|latest|v\d+(:\d+)?)$")
 #: Families that accept unsigned reasoning on an assistant turn (``foreign="text"``).
@@ -59,7 +59,9 @@ def carries_reasoning(message: Any, family: str) -> bool:
     """Whether a request's assistant turn already holds reasoning of its own."""
     if type(message) is not dict and not isinstance(message, Mapping):
         return False
-    if family in ("anthropic", "bedrock"):
+    if family == "cohere" and message.get("tool_plan"):
+        return True
+    if family in ("anthropic", "bedrock", "cohere"):
         content = message.get("content")
         if not isinstance(content, Sequence) or isinstance(content, str):
             return False
@@ -69,8 +71,11 @@ def carries_reasoning(message: Any, family: str) -> bool:
             for b in content
         )
     if family == "gemini":
-        return any(isinstance(p, Mapping) and (p.get("thought") is True or "thoughtSignature" in p)
-                   for p in message.get("parts") or ())
+        parts = message.get("parts")
+        return isinstance(parts, (list, tuple)) and any(
+            isinstance(p, Mapping) and (p.get("thought") is True or "thoughtSignature" in p)
+            for p in parts
+        )
     if family == "ollama":
         return bool(message.get("thinking"))
     if message.get("reasoning_details"):
@@ -161,7 +166,7 @@ def _is_output(item: Any) -> bool:
     t = item.get("type", "message")
     if t == "message":
         return item.get("role") == "assistant"
-    return t not in RESPONSES_INPUT_TYPES
+    return not is_input_type(t)
 
 
 def _store_false(items: list[Any]) -> list[Any]:
@@ -252,7 +257,7 @@ def _find_group(items: list[Any], runs: list[list[int]], ids: tuple[str, ...],
             if b in used:
                 break
             if b > a and any(_is_output(items[k]) or not isinstance(items[k], Mapping)
-                             or items[k].get("type") not in RESPONSES_INPUT_TYPES
+                             or not is_input_type(items[k].get("type"))
                              for k in range(runs[b - 1][1] + 1, runs[b][0])):
                 break
             got = [items[k] for r in runs[a:b + 1] for k in range(r[0], r[1] + 1)]

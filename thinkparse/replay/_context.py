@@ -30,6 +30,13 @@ Decisions where the rules leave a point open:
   without readable text, other targets, and ``reasoning_field=False`` leave the turn as it is.
 * **reasoning_field** on a native Chat segment rewrites the cached message's reasoning keys:
   a name writes only that key (the cached value, else the readable text), ``False`` none.
+* **Hostile values** (P8, M1): ``update`` checks the fields the identity reads in the turn's
+  ``to_message`` form -- ``tool_calls`` or ``parts`` that are not a list, a Responses item
+  ``type`` that is not a string raise :class:`~thinkparse.ResponseShapeError` naming them
+  (``message.tool_calls``, ``message[1].type``) and cache nothing; a turn holding a cyclic or too
+  deeply nested value raises it with the path ``""`` (the message says ``turn: ...``).
+  ``attach`` reads the request's turns leniently: such a turn matches no segment and is left
+  as it is.  ``from_dict`` copies what it keeps and refuses cyclic or too deep values (#x5).
 * **attach** returns the JSON wire form (base64 strings); for boto3, convert
   Bedrock ``redactedContent`` with ``to_message(..., binary="bytes")`` or ``base64.b64decode``.
 """
@@ -40,6 +47,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Optional, Union
 
+from .._errors import ResponseShapeError
 from .._types import Extraction
 from ._attach import attach_messages, attach_responses, copy_json
 from ._identity import turn_ids
@@ -108,14 +116,20 @@ class ReasoningContext:
             ResponseShapeError: a recognised payload with a malformed field (P8).
             ValueError: an ``Extraction`` built by hand (it carries no message).
         """
-        t = _turn_of(turn)
-        blocks = tuple(t.blocks)
+        try:
+            t = _turn_of(turn)
+            blocks = tuple(t.blocks)
+            message = copy_json(t.message()) if blocks else None
+        except RecursionError:
+            raise ResponseShapeError(
+                "", "turn: a cyclic or too deeply nested value is not JSON data"
+            ) from None
         if not blocks:
             with self._lock:
                 self._segments = ()
             return
-        message = copy_json(t.message())
-        seg = Segment(blocks, t.provider, t.model, turn_ids(message, t.provider), message)
+        ids = turn_ids(message, t.provider, strict=True)
+        seg = Segment(blocks, t.provider, t.model, ids, message)
         with self._lock:
             kept = (*self._segments, seg)
             self._segments = kept if self._max is None else kept[-self._max:]

@@ -1,4 +1,9 @@
-"""``ReasoningContext.from_dict``: validation of a persisted context (docs/behaviour.md#x5)."""
+"""``ReasoningContext.from_dict``: validation of a persisted context (docs/behaviour.md#x5).
+
+The segments' messages and the blocks' ``wire`` are copied (:func:`checked_copy`), so the context
+never shares a mutable object with the dict it was built from; a cyclic value there, or one
+nested too deeply to copy, is a malformed dict (``ValueError`` naming its path).
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,46 @@ if TYPE_CHECKING:
     from .._types import ReasoningBlock
 
 _KINDS = ("text", "summary", "opaque")
+
+
+def _render(where: tuple[Any, ...]) -> str:
+    parts: list[Any] = []
+    while where:
+        where, key = where
+        parts.append(key)
+    text = ""
+    for key in reversed(parts):
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text
+
+
+def checked_copy(value: Any, path: str) -> Any:
+    """A deep copy of JSON-shaped data (mappings and sequences copied; scalars shared).
+
+    Raises:
+        ValueError: a cyclic value (the path names where the cycle closes), or one nested too
+            deeply to copy (the path is ``path``).
+    """
+    active: set[int] = set()
+
+    def copy(v: Any, where: tuple[Any, ...]) -> Any:
+        is_map = isinstance(v, Mapping)
+        if not (is_map or isinstance(v, (list, tuple))):
+            return v
+        if id(v) in active:
+            raise ValueError(f"{_render(where)}: a cyclic value is not JSON data")
+        active.add(id(v))
+        try:
+            if is_map:
+                return {k: copy(x, (where, k)) for k, x in v.items()}
+            return [copy(x, (where, i)) for i, x in enumerate(v)]
+        finally:
+            active.discard(id(v))
+
+    try:
+        return copy(value, ((), path))
+    except RecursionError:
+        raise ValueError(f"{path}: nested too deeply") from None
 
 
 def _need(d: Mapping[str, Any], key: str, types: Any, path: str, optional: bool = False) -> Any:
@@ -29,7 +74,7 @@ def _block(d: Any, path: str) -> ReasoningBlock:
     kind = _need(d, "kind", str, path)
     if kind not in _KINDS:
         raise ValueError(f"{path}.kind: expected one of {', '.join(_KINDS)}, got {kind!r}")
-    wire = _need(d, "wire", dict, path)
+    wire = checked_copy(_need(d, "wire", dict, path), f"{path}.wire")
     return make_block(
         kind=kind,
         text=_need(d, "text", str, path),
@@ -80,7 +125,7 @@ def context_from_dict(cls: Any, d: Any) -> tuple[Any, tuple[Any, ...]]:
         ids = _need(s, "ids", list, path)
         if not all(isinstance(i, str) for i in ids):
             raise ValueError(f"{path}.ids: expected a list of strings")
-        message = _need(s, "message", (dict, list), path)
+        message = checked_copy(_need(s, "message", (dict, list), path), f"{path}.message")
         blocks = _need(s, "blocks", list, path)
         if not blocks:
             raise ValueError(f"{path}.blocks: a segment has at least one block")

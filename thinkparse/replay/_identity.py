@@ -16,6 +16,13 @@ the turn's visible text.
 * Reasoning (thinking blocks, ``reasoningContent``, reasoning items, ``thought`` parts, reasoning
   fields) takes no part: the identity of a turn is the same before and after its reasoning is
   attached.
+* Hostile values never raise a bare error.  A request's turn is read leniently: ``tool_calls`` or
+  ``parts`` that are not a list hold no call or part, a Responses item whose ``type`` is not a
+  string is not a tool output, and arguments that cannot be written as JSON (cyclic, nested too
+  deeply) are written with ``repr`` or as a fixed marker, so such a turn matches nothing and is
+  left alone.  A cached turn (``ReasoningContext.update``, ``strict=True``) is checked instead:
+  such a field raises :class:`~thinkparse.ResponseShapeError` whose path names it in the turn's
+  ``to_message`` form (``message.tool_calls``, ``message[1].type``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ..providers._access import Where, shape_error
 from ..scan._think import strip_think
 
 #: Responses item types that are the model's output (everything else is input).
@@ -37,8 +45,29 @@ def _args(value: Any) -> str:
         return value
     try:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
+    except (TypeError, ValueError):  # not JSON data, or cyclic: its repr marks cycles
+        try:
+            return repr(value)
+        except RecursionError:
+            return f"<{type(value).__name__} nested too deeply>"
+    except RecursionError:
+        return f"<{type(value).__name__} nested too deeply>"
+
+
+def is_input_type(kind: Any) -> bool:
+    """Whether a Responses item ``type`` is an input (a tool output...); any value is safe."""
+    return isinstance(kind, str) and kind in RESPONSES_INPUT_TYPES
+
+
+def _items(message: Any, key: str, where: Where, strict: bool) -> Sequence[Any]:
+    """``message[key]`` as a list (``tool_calls``, ``parts``); anything else is none of them,
+    or, when ``strict``, a :class:`ResponseShapeError`."""
+    value = message.get(key)
+    if type(value) is list or isinstance(value, (list, tuple)):
+        return value
+    if value is not None and strict:
+        raise shape_error(where, key, "an array or null", value)
+    return ()
 
 
 def _call(ident: Any, name: Any, arguments: Any) -> str:
@@ -70,7 +99,7 @@ def _content_texts(content: Any, text_types: tuple[str, ...]) -> list[Any]:
     return out
 
 
-def _anthropic(message: Mapping[str, Any]) -> tuple[str, ...]:
+def _anthropic(message: Mapping[str, Any], strict: bool = False) -> tuple[str, ...]:
     content = message.get("content")
     calls = []
     if isinstance(content, Sequence) and not isinstance(content, str):
@@ -80,7 +109,7 @@ def _anthropic(message: Mapping[str, Any]) -> tuple[str, ...]:
     return (*calls, _text(_content_texts(content, ("text",))))
 
 
-def _bedrock(message: Mapping[str, Any]) -> tuple[str, ...]:
+def _bedrock(message: Mapping[str, Any], strict: bool = False) -> tuple[str, ...]:
     content = message.get("content")
     calls, texts = [], []
     if isinstance(content, Sequence) and not isinstance(content, str):
@@ -95,9 +124,9 @@ def _bedrock(message: Mapping[str, Any]) -> tuple[str, ...]:
     return (*calls, _text(texts))
 
 
-def _chat(message: Mapping[str, Any]) -> tuple[str, ...]:
+def _chat(message: Mapping[str, Any], strict: bool = False) -> tuple[str, ...]:
     calls = []
-    for c in message.get("tool_calls") or ():
+    for c in _items(message, "tool_calls", "message", strict):
         if type(c) is dict or isinstance(c, Mapping):
             fn = c.get("function")
             fn = fn if type(fn) is dict or isinstance(fn, Mapping) else {}
@@ -108,9 +137,9 @@ def _chat(message: Mapping[str, Any]) -> tuple[str, ...]:
     return (*calls, _text(_content_texts(message.get("content"), ("text", "output_text"))))
 
 
-def _gemini(message: Mapping[str, Any]) -> tuple[str, ...]:
+def _gemini(message: Mapping[str, Any], strict: bool = False) -> tuple[str, ...]:
     calls, texts = [], []
-    for p in message.get("parts") or ():
+    for p in _items(message, "parts", "message", strict):
         if not isinstance(p, Mapping) or p.get("thought") is True:
             continue
         fc = p.get("functionCall")
@@ -121,15 +150,17 @@ def _gemini(message: Mapping[str, Any]) -> tuple[str, ...]:
     return (*calls, _text(texts))
 
 
-def _responses(items: Sequence[Any]) -> tuple[str, ...]:
+def _responses(items: Sequence[Any], strict: bool = False) -> tuple[str, ...]:
     calls, texts = [], []
-    for it in items:
+    for k, it in enumerate(items):
         if not isinstance(it, Mapping):
             continue
         t = it.get("type", "message")
+        if strict and not isinstance(t, str):
+            raise shape_error(("message", k), "type", "a string", t)
         if t == "message":
             texts.extend(_content_texts(it.get("content"), ("output_text", "text")))
-        elif t != "reasoning" and t not in RESPONSES_INPUT_TYPES:
+        elif t != "reasoning" and not is_input_type(t):
             calls.append(_call(it.get("call_id") or it.get("id"), it.get("name"),
                                it.get("arguments", it.get("input"))))
     return (*calls, _text(texts))
@@ -144,21 +175,27 @@ _BY_PROVIDER = {
 }
 
 
-def turn_ids(message: Any, provider: str) -> tuple[str, ...]:
+def turn_ids(message: Any, provider: str, *, strict: bool = False) -> tuple[str, ...]:
     """The identity of one assistant turn in ``provider``'s request format.
 
     Args:
         message: the assistant message (a mapping), or for ``openai_responses`` the turn's
             output items (a sequence of mappings).
         provider: the family name.
+        strict: raise for a field that cannot be read (a cached turn) instead of reading it as
+            empty (a request's turn).
 
     Returns:
         The tool-call entries in order, then the visible text (see the module docstring).
+
+    Raises:
+        ResponseShapeError: with ``strict``, ``tool_calls`` or ``parts`` that is not a list, or
+            a Responses item ``type`` that is not a string; the path starts at ``message``.
     """
     if provider == "openai_responses":
         if isinstance(message, Mapping):
-            return _responses([message])
-        return _responses(message if isinstance(message, Sequence) else ())
+            return _responses([message], strict)
+        return _responses(message if isinstance(message, Sequence) else (), strict)
     if not isinstance(message, Mapping):
         return ("",)
-    return _BY_PROVIDER.get(provider, _chat)(message)
+    return _BY_PROVIDER.get(provider, _chat)(message, strict)

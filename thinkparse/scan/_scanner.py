@@ -2,11 +2,21 @@
 
 ``THINKPARSE_NO_EXTENSIONS=1`` (read here, at import, through :mod:`thinkparse._env`) or a
 non-CPython interpreter selects the pure-Python scanner; otherwise the compiled one is used when
-it was built.  When the compiled scanner was not asked away but cannot be imported (typically:
-running from a source tree that was never built), :data:`FALLBACK` says why and one
-``RuntimeWarning`` is issued at import, so the slower scanner is never used unknowingly; set
-``THINKPARSE_NO_EXTENSIONS=1`` to choose pure Python and silence it.  Type checkers always read
-the pure-Python signatures.
+it can be imported.  When it cannot, the build record that ``setup.py`` writes into every copy it
+builds (``thinkparse/_build.json``, see docs/behaviour.md#build) tells why:
+
+* the build chose pure Python (``THINKPARSE_NO_EXTENSIONS=1`` at install, or an interpreter that
+  compiles nothing): the pure-Python scanner is used without a word, at every import and in
+  every command-line run;
+* the build tried to compile and fell back: it warned then, once, with what is missing and how
+  to build; imports stay silent, ``thinkparse --version`` names the pure-Python scanner and
+  :data:`FALLBACK` holds the reason;
+* no record -- a source tree that was never built, typically a clone run in place -- or a record
+  that says the scanner was compiled (the module went missing or does not load): one
+  ``RuntimeWarning`` at import says how to build it, so the slower scanner is never used
+  unknowingly.  ``THINKPARSE_NO_EXTENSIONS=1`` chooses pure Python and silences it.
+
+Type checkers always read the pure-Python signatures.
 
 :class:`ScannerProtocol` is the one declaration of a scanner's public interface: code outside
 the two scanner modules uses only these methods and properties, never private state.
@@ -14,8 +24,10 @@ the two scanner modules uses only these methods and properties, never private st
 
 from __future__ import annotations
 
+import json
 import platform
 import warnings
+from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Protocol
 
 from .._env import NO_EXTENSIONS, flag
@@ -71,6 +83,43 @@ class ScannerProtocol(Protocol):
 #: Why the pure-Python scanner is active although nobody asked for it, else ``None``.
 FALLBACK: Optional[str] = None
 
+#: The build record's path (written by setup.py; absent from a source tree nobody built).
+BUILD_RECORD = Path(__file__).resolve().parent.parent / "_build.json"
+
+
+def _build_record() -> Optional[dict[str, object]]:
+    """The build record of this copy of the package, or ``None`` when there is none."""
+    try:
+        record = json.loads(BUILD_RECORD.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) else None
+
+
+def _fallback(exc: ImportError) -> Optional[str]:
+    """Why the pure-Python scanner is active; warn when no build said so (module docstring)."""
+    record = _build_record()
+    if record is not None and record.get("scanner") == "python":
+        if record.get("chosen"):
+            return None
+        return f"the compiled scanner could not be built at install ({record.get('reason')})"
+    if record is None:
+        how = (
+            "Build it in place with 'python setup.py build_ext --inplace' (needs a C compiler "
+            "and Cython 3), or install the package ('pip install .') and run from outside "
+            "the source tree"
+        )
+    else:
+        how = "Rebuild or reinstall this copy of thinkparse"
+    message = (
+        f"thinkparse is using the pure-Python scanner: the compiled one is not available "
+        f"({exc}). It behaves identically but is slower. {how}; set "
+        "THINKPARSE_NO_EXTENSIONS=1 to choose pure Python and silence this"
+    )
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
+    return message
+
+
 IMPLEMENTATION: str
 if TYPE_CHECKING:
     ThinkScanner = PyThinkScanner
@@ -88,12 +137,6 @@ else:
         from .._scanner_py import scanner_for as scanner_for
 
         IMPLEMENTATION = "python"
-        FALLBACK = (
-            f"thinkparse is using the pure-Python scanner: the compiled one is not available "
-            f"({exc}). It behaves identically but is slower. Build it with 'pip install .' "
-            "(and run from outside the source tree) or 'python setup.py build_ext --inplace'; "
-            "set THINKPARSE_NO_EXTENSIONS=1 to choose pure Python and silence this"
-        )
-        warnings.warn(FALLBACK, RuntimeWarning, stacklevel=2)
+        FALLBACK = _fallback(exc)
     else:
         IMPLEMENTATION = "cython"

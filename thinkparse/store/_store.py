@@ -21,25 +21,42 @@ Decisions where the rules are silent:
   secrets inside them are replaced, so equal values stay equal); ``get`` and the filters of
   ``query``, ``count``, ``explain_query`` and the exports are masked the same way, so a row is
   found by the value it was recorded with (#d2).
+* Every int the store writes or compares must fit SQLite's INTEGER (signed 64 bits), so a
+  larger count, time or number of days is a ``ValueError`` naming the argument (a reported
+  usage figure is named ``extraction.usage.total_tokens`` / ``extraction.reasoning_tokens``);
+  only ``limit``, which is never stored, may be any size (#d1).
 * ``since`` is inclusive, ``until`` exclusive; both are ms ints or aware datetimes.  ``query``
   reads in pages of 500 rows ordered by ``(created_at, id)``; rows recorded meanwhile may appear.
 * ``retention_days`` is a number >= 0 or ``None`` (keep forever); pruning deletes rows with
-  ``created_at < now - days``.  ``auto_prune`` prunes once, when the store opens.  The
+  ``created_at < now - days``.  ``auto_prune`` prunes once, before the first write (``record``,
+  ``import_jsonl``): a store opened only to be read is left as it is.  The
   connection sets ``secure_delete`` (deleted content is overwritten with zeros) and a prune that
   deleted rows checkpoints the WAL with ``TRUNCATE``, so pruned reasoning leaves the files (#d3).
+* Text is stored as UTF-8, which cannot encode a lone surrogate (JSON may escape half of a
+  pair, ``"\\ud83d"``): every stored string, metadata keys and values included, and every key
+  given to ``get`` or a filter, has its lone surrogates replaced by U+FFFD (``storable``), with
+  or without a masker, so such a row is recorded and found by the value it was given (#d1).
+* ``metadata`` defaults to ``'{}'``, in the column as in every row the store writes; a NULL
+  (a file created before the column had its default, or a row another program wrote) reads as
+  ``'{}'``.  Such a file is used as it is: its table is not rebuilt (#d1).
 * JSONL and Parquet files: see :mod:`._store_io`.
 * After ``close()`` every method raises :class:`TraceStoreError`; a second ``close()`` is a no-op.
+* A database that fails while it is used (a damaged file that opened, a full disk, an I/O error)
+  raises :class:`TraceStoreError` from every method, with SQLite's message on one line after
+  the path; SQLite's own ``sqlite3.Error`` never escapes, nor does a ``metadata`` column that
+  is not JSON text (``Trace.metadata``).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import threading
 import time
 import uuid
 from collections.abc import Iterator
-from typing import IO, Any, Optional, Union
+from typing import IO, Any, Callable, Optional, TypeVar, Union, cast
 
 from .._types import Extraction
 from ._budget import turn_tokens
@@ -47,6 +64,8 @@ from ._masking import DEFAULT_MASKER
 from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
     COLUMN_NAMES,
+    NO_METADATA,
+    SELECT_LIST,
     Masker,
     Trace,
     TraceStoreError,
@@ -54,6 +73,7 @@ from ._trace_row import (
     check_count,
     check_days,
     check_filter_names,
+    check_int64,
     check_str,
     check_time,
     clause,
@@ -72,9 +92,28 @@ _INSERT = (
     f"INSERT INTO reasoning_traces ({', '.join(COLUMN_NAMES)}) "
     f"VALUES ({', '.join('?' for _ in COLUMN_NAMES)})"
 )
-_SELECT = f"SELECT {', '.join(COLUMN_NAMES)} FROM reasoning_traces"
+_SELECT = f"SELECT {SELECT_LIST} FROM reasoning_traces"
 
 PathLike = Union[str, "os.PathLike[str]"]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def database_error(path: str, exc: sqlite3.Error) -> TraceStoreError:
+    """SQLite's error as a :class:`TraceStoreError` naming the file, on one line."""
+    return TraceStoreError(f"{path}: {' '.join(str(exc).split())}")
+
+
+def _database_errors(method: _F) -> _F:
+    """``method`` raising :class:`TraceStoreError` for any ``sqlite3.Error`` (a damaged file)."""
+
+    @functools.wraps(method)
+    def wrapped(self: TraceStore, /, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as exc:
+            raise database_error(self.path, exc) from None
+
+    return cast(_F, wrapped)
 
 
 def now_ms() -> int:
@@ -88,7 +127,8 @@ class TraceStore:
     Args:
         path: a database file (created when missing) or ``":memory:"``.
         retention_days: rows older than this many days are pruned; ``None`` keeps them.
-        auto_prune: prune by ``retention_days`` when the store opens (#d3).
+        auto_prune: prune by ``retention_days`` once, before the first write (#d3); opening
+            the store to read it deletes nothing.
         masker: ``Callable[[str], str | Masked]`` run on every stored string, or ``None`` to
             store text as given (#d2).
 
@@ -133,8 +173,8 @@ class TraceStore:
             assert self._conn is not None
             self._conn.close()
             raise
-        if auto_prune and retention_days is not None:
-            self.prune_older_than()
+        #: Whether the first write prunes first (#d3).
+        self._prune_pending = auto_prune and retention_days is not None
 
     # --- schema -----------------------------------------------------------------------------------
     def _connection(self) -> sqlite3.Connection:
@@ -143,6 +183,7 @@ class TraceStore:
         return self._conn
 
     # --- writing ----------------------------------------------------------------------------------
+    @_database_errors
     def record(
         self,
         extraction: Extraction,
@@ -185,6 +226,7 @@ class TraceStore:
             id, created_at,
         )  # fmt: skip
         with self._lock:
+            self._auto_prune()
             conn = self._connection()
             try:
                 conn.execute(_INSERT, row)
@@ -203,10 +245,10 @@ class TraceStore:
         row_id = uuid.uuid4().hex if id is None else check_str(id, "id")
         prov = extraction.provider if provider is None else check_str(provider, "provider")
         if total_tokens is None:
-            total = extraction.usage.total_tokens or 0
+            total = check_int64(extraction.usage.total_tokens or 0, "extraction.usage.total_tokens")
         else:
             total = check_count(total_tokens, "total_tokens")
-        meta = None if metadata is None else mask_metadata(self.masker, metadata)
+        meta = NO_METADATA if metadata is None else mask_metadata(self.masker, metadata)
         return mask_keys(self.masker, (
             row_id,
             check_str(session_key, "session_key"),
@@ -214,7 +256,7 @@ class TraceStore:
             check_str(model, "model"),
             prov,
             apply_masker(self.masker, extraction.reasoning or ""),
-            turn_tokens(extraction, "extraction"),
+            check_int64(turn_tokens(extraction, "extraction"), "extraction.reasoning_tokens"),
             total,
             check_count(duration_ms, "duration_ms"),
             meta,
@@ -222,6 +264,7 @@ class TraceStore:
         ))  # fmt: skip
 
     # --- reading ----------------------------------------------------------------------------------
+    @_database_errors
     def get(self, id: str, /) -> Optional[Trace]:
         """The trace with this id, or ``None``.
 
@@ -265,7 +308,7 @@ class TraceStore:
         """
         found, params = self._where(session_key, run_id, model, provider, since, until)
         if limit is not None:
-            check_count(limit, "limit")
+            check_count(limit, "limit", stored=False)
         self._connection()
         return self._pages(found, params, limit)
 
@@ -302,7 +345,10 @@ class TraceStore:
             size = _PAGE if left is None else min(_PAGE, left)
             sql = _SELECT + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
             with self._lock:
-                rows = self._connection().execute(sql, [*args, size]).fetchall()
+                try:
+                    rows = self._connection().execute(sql, [*args, size]).fetchall()
+                except sqlite3.Error as exc:
+                    raise database_error(self.path, exc) from None
             for row in rows:
                 yield Trace(*row)
             if len(rows) < size:
@@ -311,6 +357,7 @@ class TraceStore:
             if left is not None:
                 left -= len(rows)
 
+    @_database_errors
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
         check_filter_names(filters, allow_limit=False)
@@ -323,6 +370,7 @@ class TraceStore:
             )
         return int(row[0])
 
+    @_database_errors
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
         check_filter_names(filters, allow_limit=False)
@@ -332,6 +380,7 @@ class TraceStore:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
 
     # --- retention --------------------------------------------------------------------------------
+    @_database_errors
     def prune_older_than(self, days: Optional[Union[int, float]] = None) -> int:
         """Delete traces older than now minus ``days`` (#d3).
 
@@ -359,7 +408,14 @@ class TraceStore:
                 conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
             return int(cur.rowcount)
 
+    def _auto_prune(self) -> None:
+        """``auto_prune``: prune once, before the first write (the lock is held)."""
+        if self._prune_pending:
+            self._prune_pending = False
+            self.prune_older_than()
+
     # --- JSONL and Parquet ------------------------------------------------------------------------
+    @_database_errors
     def export_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /, **filters: Any) -> int:
         """Write the matching traces as JSON Lines (column names as keys).
 
@@ -377,6 +433,7 @@ class TraceStore:
         check_filter_names(filters, allow_limit=True)
         return write_jsonl(fp, (trace.to_dict() for trace in self.query(**filters)))
 
+    @_database_errors
     def import_jsonl(self, fp: Union[IO[str], IO[bytes], PathLike], /) -> int:
         """Read JSON Lines written by :meth:`export_jsonl`, masking every record (#d2).
 
@@ -393,8 +450,10 @@ class TraceStore:
         """
         rows = [mask_keys(self.masker, row) for row in import_rows(fp, self.masker)]
         with self._lock:
+            self._auto_prune()
             return insert_new(self._connection(), _INSERT, rows)
 
+    @_database_errors
     def export_parquet(self, path: PathLike, /, **filters: Any) -> int:
         """Write the matching traces to a Parquet file (needs ``pyarrow``).
 

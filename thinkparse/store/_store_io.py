@@ -24,6 +24,7 @@ from typing import IO, Any, Callable, Optional, Union
 
 from ._trace_row import (
     COLUMN_NAMES,
+    NO_METADATA,
     Masker,
     apply_masker,
     check_count,
@@ -90,6 +91,8 @@ def parse_import_line(line: str, number: int, masker: Optional[Masker]) -> tuple
         data = json.loads(line)
     except ValueError as exc:
         raise ValueError(f"line {number}: invalid JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError(f"line {number}: invalid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError(f"line {number}: a record must be a JSON object")
     try:
@@ -110,7 +113,7 @@ def parse_import_line(line: str, number: int, masker: Optional[Masker]) -> tuple
             check_count(data["reasoning_tokens"], "reasoning_tokens"),
             check_count(data["total_tokens"], "total_tokens"),
             check_count(data["duration_ms"], "duration_ms"),
-            None if meta is None else mask_metadata(masker, meta),
+            NO_METADATA if meta is None else mask_metadata(masker, meta),
             check_count(data["created_at"], "created_at"),
         )
     except (TypeError, ValueError) as exc:
@@ -176,7 +179,8 @@ def import_rows(fp: FileArg, masker: Optional[Masker]) -> list[tuple[Any, ...]]:
 
 def insert_new(conn: sqlite3.Connection, insert: str, rows: list[tuple[Any, ...]]) -> int:
     """Insert ``rows`` with the ``insert`` statement in one transaction, skipping ids already
-    stored; the number inserted.  Any error rolls the whole batch back."""
+    stored; the number inserted.  Any error rolls the whole batch back and is raised as it came
+    (see :func:`rollback`)."""
     conn.execute("BEGIN IMMEDIATE")
     try:
         before = conn.total_changes
@@ -184,6 +188,19 @@ def insert_new(conn: sqlite3.Connection, insert: str, rows: list[tuple[Any, ...]
         inserted = conn.total_changes - before
         conn.execute("COMMIT")
     except BaseException:
-        conn.execute("ROLLBACK")
+        rollback(conn)
         raise
     return inserted
+
+
+def rollback(conn: sqlite3.Connection) -> None:
+    """Roll back the open transaction, if SQLite has not already done so.
+
+    On some errors (a full disk, an I/O error) SQLite rolls the transaction back by itself; a
+    ``ROLLBACK`` then fails with "no transaction is active", which would hide the real cause.
+    So it is sent only while a transaction is open, and its own failure is ignored: the error
+    being handled is the one to report.
+    """
+    if conn.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")

@@ -1,10 +1,15 @@
 """One FILE argument of the main ``thinkparse`` command: its kind, then the library call that
 reads it (see docs/behaviour.md#cli and ``_inputs`` for detection).
 
-* ``--format text`` is the text choice alone (``<REASONING>`` → ``parse``, else
-  ``split_think``); ``reasoning-block`` forces ``parse``; ``think`` forces ``split_think``;
-  ``harmony`` reads raw gpt-oss output with ``split_harmony``; ``json`` one JSON value;
-  ``jsonl`` JSON Lines; ``sse`` a Server-Sent Events body (W1).
+* ``--format text`` is the text choice alone (harmony markup → ``split_harmony``,
+  ``<REASONING>`` → ``parse``, else ``split_think``; :func:`._textfile.text_reader`);
+  ``reasoning-block`` forces ``parse``; ``think`` forces ``split_think``; ``harmony`` reads
+  raw gpt-oss output with ``split_harmony``; ``json`` one JSON value; ``jsonl`` JSON Lines, one
+  record per line; ``sse`` a Server-Sent Events body (W1), which must hold at least one event
+  (else exit 1).
+* A saved Ollama stream (JSON Lines whose first record says ``"done": false``, detected, or
+  named ``*.jsonl`` / ``*.ndjson``) is one stream of events, one output, as ``--stream`` reads
+  it; ``--format jsonl`` keeps it records.
 * ``--provider`` forces the provider family for JSON input and makes detection skip the text
   kinds (a file that is not JSON Lines or SSE is parsed as one JSON value).
 * Scanner options also configure the scanner of event streams (``StreamNormalizer``).
@@ -13,6 +18,7 @@ reads it (see docs/behaviour.md#cli and ``_inputs`` for detection).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, BinaryIO, Optional
 
 from ... import (
@@ -24,18 +30,21 @@ from ... import (
     normalize,
     parse,
     split_harmony,
-    split_think,
 )
 from .._common import InputError, UsageError
 from .._inputs import (
     JSON_START,
+    NO_EVENTS,
+    decode_json,
     decode_utf8,
     file_size,
+    json_error,
     json_object_line,
     json_type,
     load_json,
     looks_like_sse,
     numbered,
+    ollama_chunk,
     open_input,
     provider_error,
     sse_verdict,
@@ -89,7 +98,8 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
     settings = ctx.settings
     kind = ctx.args.format
     if kind is None and name.lower().endswith((".jsonl", ".ndjson")):
-        kind = "jsonl"
+        _jsonl_or_stream(ctx, stream, shown)
+        return
     if kind == "jsonl":
         from ._jsonl import run_jsonl
 
@@ -108,6 +118,9 @@ def _process(ctx: Context, stream: BinaryIO, shown: str, name: str) -> None:
                     blanks.append(line)
                     continue
                 lines = numbered(stream, (first, *blanks, line))
+                if ollama_chunk(record):
+                    _event_records(ctx, lines, shown)
+                    return
                 from ._jsonl import run_jsonl
 
                 run_jsonl(ctx, lines, shown, file_size(stream))
@@ -151,14 +164,9 @@ def _whole_text(ctx: Context, text: str, shown: str, kind: str) -> None:
         _provider_value(ctx, load_json(text, shown), shown)
         return
     ctx.settings.text_input(shown)
-    if kind == "harmony":
-        ctx.emit(shown, split_harmony(text))
-    elif kind == "reasoning-block" or (
-        kind == "text" and not ctx.settings.scanner_options_given and "<REASONING>" in text
-    ):
-        ctx.emit(shown, parse(text, redact=not ctx.args.no_redact))
-    else:
-        ctx.emit(shown, split_think(text, **ctx.settings.text_options))
+    from ._textfile import text_reader
+
+    ctx.emit(shown, text_reader(ctx.settings, kind)(text))
 
 
 def _text_input(
@@ -176,7 +184,9 @@ def _text_input(
             _whole_text(ctx, source.whole(), shown, "json")
         else:
             settings.text_input(shown)
-            if survey.has_mark:
+            if survey.harmony:  # P3: raw gpt-oss output, read whole
+                ctx.emit(shown, split_harmony(source.whole()))
+            elif survey.has_mark:
                 ctx.emit(shown, parse(source.whole(), redact=not ctx.args.no_redact))
             else:
                 emit_streamed(ctx, source, shown, survey)
@@ -248,6 +258,60 @@ def _event_array(ctx: Context, events: list[Any], shown: str) -> Extraction:
     return _finish(normalizer, shown)
 
 
+def _jsonl_or_stream(ctx: Context, stream: BinaryIO, shown: str) -> None:
+    """A ``*.jsonl`` / ``*.ndjson`` file: records, unless its first record is a chunk of a
+    saved Ollama stream (then one stream of events)."""
+    read: list[bytes] = []
+    line = b""
+    while True:  # up to the first non-blank line
+        line = stream.readline(_FIRST_LINE)
+        read.append(line)
+        if not line or not line.isspace():
+            break
+    record = json_object_line(line, ctx.settings.errors)
+    lines = numbered(stream, tuple(read))
+    if record is not None and ollama_chunk(record):
+        _event_records(ctx, lines, shown)
+        return
+    from ._jsonl import run_jsonl
+
+    run_jsonl(ctx, lines, shown, file_size(stream))
+
+
+def _event_records(ctx: Context, lines: Iterator[tuple[int, int, bytes]], shown: str) -> None:
+    """JSON Lines that are the events of one stream (a saved Ollama stream): one output, as
+    ``--stream`` gives; the first bad line ends it with its message (exit 1)."""
+    errors = ctx.settings.errors
+    normalizer = _normalizer(ctx, shown)
+    for lineno, offset, raw in lines:
+        if not raw or raw.isspace():
+            continue
+        where = f"{shown}:{lineno}"
+        try:
+            text = raw.decode("utf-8", errors)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{where}: {utf8_error(offset + exc.start)}") from None
+        if lineno == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        try:
+            event = decode_json(text)
+        except ValueError as exc:
+            raise InputError(f"{where}: {json_error(exc, text)}") from None
+        except RecursionError:
+            raise InputError(f"{where}: invalid JSON: nested too deeply") from None
+        if not isinstance(event, dict):
+            raise InputError(f"{where}: an event must be a JSON object, not {json_type(event)}")
+        error = provider_error(event)
+        if error is not None:
+            raise InputError(f"{where}: the provider reported an error: {error}")
+        try:
+            normalizer.feed(event)
+        except (ThinkParseError, ValueError) as exc:
+            raise InputError(f"{where}: {exc}") from None
+    ctx.emit(shown, _finish(normalizer, shown))
+
+
+
 def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
     """A Server-Sent Events body, read in chunks, to one ``StreamNormalizer`` (W1)."""
     errors = ctx.settings.errors
@@ -280,6 +344,7 @@ def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
         return state
 
     normalizer = _normalizer(ctx, shown)
+    n = 0
     try:
         for n, event in enumerate(iter_sse(chunks()), 1):
             error = provider_error(event)
@@ -295,4 +360,6 @@ def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
             raise InputError(f"{shown}: {utf8_error(consumed - len(held()))}") from None
     except ResponseShapeError as exc:
         raise InputError(f"{shown}: {exc}") from None
+    if not n:
+        raise InputError(f"{shown}: {NO_EVENTS}")
     ctx.emit(shown, _finish(normalizer, shown))

@@ -18,6 +18,11 @@
   streams one text file in bounded memory).
 * Ctrl-C: workers ignore SIGINT; the parent stops, cancels what is queued, exits 130 quietly.  A
   closed output pipe ends quietly (141) the same way.
+* A worker that dies (the out-of-memory killer's SIGKILL) ends the run: the output written so far
+  stays, one line says it is incomplete, exit 1.  Workers that cannot be started (``fork``
+  fails) are one line and exit 1 too; without memory for the shared ring, outputs come back
+  through the result pipe.  ``--jobs`` takes at most ``MAX_JOBS`` (1024), and ``--jobs 0`` as
+  many as there are CPUs, up to that.
 * ``--jobs 0`` means one worker per CPU; ``--jobs 1`` is the single-process path.  ``--stream``
   and ``--html`` take no ``--jobs`` (a usage error): a live stream and a page are one sequence.
 """
@@ -31,16 +36,23 @@ import os
 import stat
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import IO, Any, Optional, cast
 
 from .._common import InputError
-from .._inputs import json_object_line, open_input
+from .._inputs import json_object_line, ollama_chunk, open_input
 from .._options import Settings
 from .._output import Context
+from .._parser import MAX_JOBS
 from ._worker import Result, Ring, batch, batch_span, init, whole_file
 
 #: Bytes per batch of JSON Lines.
 _BATCH = 1 << 20
+#: The message when a worker is gone (the kernel's out-of-memory killer sends SIGKILL).
+WORKER_DIED = (
+    "thinkparse: a worker process died (killed by a signal, perhaps for lack of memory): "
+    "the output is incomplete"
+)
 
 
 class Jobs:
@@ -54,10 +66,14 @@ class Jobs:
         self.ring: Optional[Ring] = None
         try:
             mp: Any = multiprocessing.get_context("fork")
-            # Forked workers share the mapping; a ring slot holds any usual batch's output.
-            self.ring = Ring(self.depth + 1, 2 * _BATCH)
         except ValueError:  # pragma: no cover - platforms without fork: outputs are pickled
             mp = multiprocessing.get_context()
+        else:
+            try:
+                # Forked workers share the mapping; a ring slot holds any usual batch's output.
+                self.ring = Ring(self.depth + 1, 2 * _BATCH)
+            except (OSError, OverflowError, ValueError):
+                self.ring = None  # no memory for it: outputs come back through the pipe
         args = argparse.Namespace(**{**vars(ctx.args), "output": None, "jobs": 1})
         self.pool = ProcessPoolExecutor(
             count, mp_context=mp, initializer=init, initargs=(args, self.ring)
@@ -72,11 +88,20 @@ class Jobs:
         if self.ring is not None and not cancel:
             self.ring.memory.close()
 
+    def _start(self, fn: Callable[..., Result], *args: Any) -> Future[Result]:
+        """``pool.submit``: the first one forks the workers, which may fail (exit 1)."""
+        try:
+            return self.pool.submit(fn, *args)
+        except OSError as exc:
+            raise InputError(
+                f"thinkparse: cannot start {self.count} worker processes: {exc.strerror or exc}"
+            ) from None
+
     def _submit(self, fn: Callable[..., Result], *args: Any) -> None:
         """Queue a batch task (its ring slot first), then write what is due."""
         slot = self.tasks % (self.depth + 1) if self.ring is not None else -1
         self.tasks += 1
-        self.pending.append((self.pool.submit(fn, slot, *args), slot))
+        self.pending.append((self._start(fn, slot, *args), slot))
         self.drain(self.depth)
 
     def _write(self, result: Result, slot: int) -> None:
@@ -116,7 +141,7 @@ class Jobs:
             self._write(future.result(), slot)
 
     def submit_file(self, name: str) -> None:
-        self.pending.append((self.pool.submit(whole_file, name), -1))
+        self.pending.append((self._start(whole_file, name), -1))
         self.drain(self.depth)
 
     def jsonl_file(self, stream: IO[bytes], path: str, shown: str) -> None:
@@ -183,6 +208,9 @@ def run_jobs(ctx: Context, files: list[str], count: int) -> None:
             else:
                 jobs.submit_file(name)
         jobs.drain()
+    except BrokenProcessPool:
+        jobs.close(cancel=True)
+        raise InputError(WORKER_DIED) from None
     except BaseException:
         jobs.close(cancel=True)
         raise
@@ -197,16 +225,28 @@ def _is_regular(stream: IO[bytes]) -> bool:
 
 
 def _is_jsonl(settings: Settings, name: str) -> bool:
+    """Whether a FILE argument is JSON Lines records, cut into batches; a saved Ollama stream
+    (one stream of events, one output) is processed whole by one worker."""
     fmt = settings.args.format
     if fmt is not None:
         return bool(fmt == "jsonl")
-    if name.lower().endswith((".jsonl", ".ndjson")):
-        return True
     try:
         with open(name, "rb") as f:
+            if name.lower().endswith((".jsonl", ".ndjson")):
+                return not _first_is_stream_chunk(settings, f)
             return _first_lines_are_records(settings, f)
     except OSError:
-        return False
+        return name.lower().endswith((".jsonl", ".ndjson"))  # one_file reports it
+
+
+def _first_is_stream_chunk(settings: Settings, f: IO[bytes]) -> bool:
+    while True:
+        line = f.readline(1 << 25)
+        if not line:
+            return False
+        if not line.isspace():
+            record = json_object_line(line, settings.errors)
+            return record is not None and ollama_chunk(record)
 
 
 def _is_jsonl_stream(settings: Settings, name: str, stream: IO[bytes]) -> bool:
@@ -226,14 +266,16 @@ def _is_jsonl_stream(settings: Settings, name: str, stream: IO[bytes]) -> bool:
 
 def _first_lines_are_records(settings: Settings, f: IO[bytes]) -> bool:
     first = f.readline(1 << 25)
-    if json_object_line(first, settings.errors) is None:
+    record = json_object_line(first, settings.errors)
+    if record is None or ollama_chunk(record):
         return False
     return any(not line.isspace() for line in f)
 
 
 def cpu_count() -> int:
-    """Usable CPUs (``--jobs 0``)."""
+    """Usable CPUs (``--jobs 0``), at most ``MAX_JOBS``."""
     try:
-        return len(os.sched_getaffinity(0))
+        count = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+        count = os.cpu_count() or 1
+    return min(count, MAX_JOBS)

@@ -104,12 +104,10 @@ def run_jsonl(
     console = ctx.console
     fast = _FAST_LOADS if errors == "strict" else None
     progress = None
-    if (
-        console.tty
-        and not isatty(ctx.stdout.stream)
-        and not ctx.args.no_progress
-        and pages is None
-        and ctx.out_file is None
+    # The bar goes to a terminal stderr unless the output itself goes to a terminal (the two
+    # would mix there): with -o FILE and --html too.
+    if console.tty and not ctx.args.no_progress and not (
+        ctx.out_file is None and isatty(ctx.stdout.stream)
     ):
         progress = console.progress = Progress(console, shown, total)
         progress.tick(0, 0)

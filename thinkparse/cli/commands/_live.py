@@ -12,6 +12,16 @@ incrementally.  Its kind, unless ``--format`` says (W1, see docs/behaviour.md#w1
 * otherwise text, through one ``ThinkScanner``.  Only the first line is held back to decide, and
   only when it could start one of the two event kinds (``{``, ``d``, ``e``, ``i``, ``r``, ``:``).
 
+Text that a whole file could read with the ``<REASONING>`` convention (no scanner option given,
+no ``--format think``) is redacted as it arrives (R7, :mod:`.._redact`): a stream cannot know
+whether a ``<REASONING>`` block will come, so it never releases what a whole text would hide --
+each outermost ``<REDACTED>`` section becomes ``[REDACTED]`` and an unclosed one hides the rest;
+``--no-redact`` keeps the tags as text.  Its scanner then reads ``<REASONING>`` and
+``</REASONING>`` as a literal delimiter pair next to ``<think>``, so the block is reasoning
+(T1-T9: the block ends at its first closer, and one opened after answer text is tentative;
+a whole text's block runs to its last closer, R2).  With scanner options the text is read as
+they say and not redacted, as a whole text is.
+
 Nothing is echoed unparsed: an event that cannot be read is an error (exit 1), and so is an
 error event (Anthropic's ``event: error``, an ``{"error": ...}`` event): the output so far is
 kept, the message names the event, the stream is not read further (SSE) and the exit status is
@@ -32,6 +42,7 @@ from __future__ import annotations
 import codecs
 import itertools
 import os
+import time
 from collections.abc import Iterator
 from typing import Any, Optional
 
@@ -46,6 +57,7 @@ from ... import (
 )
 from .._common import InputError
 from .._inputs import (
+    NO_EVENTS,
     SSE_FIELDS,
     decode_json,
     json_error,
@@ -55,10 +67,12 @@ from .._inputs import (
     sse_verdict,
     utf8_error,
 )
-from .._output import Context
+from .._output import Context, Result
+from .._redact import StreamRedactor
 
 _READ_SIZE = 1 << 16
-
+#: The ``<REASONING>`` block (R1), read in a stream as a literal delimiter pair.
+REASONING_PAIR = ("<REASONING>", "</REASONING>")
 _HINT_WINDOW = 1 << 16
 _SSE_PEEK = 1 << 16
 HINT = (
@@ -99,41 +113,68 @@ class LiveWriter:
             self.console.reasoning("\n")
 
 
+class Capture:
+    """What ``traces record --stream`` keeps of a stream besides the output: when its first
+    byte arrived, and what its result is made of (the text read, or the normalizer)."""
+
+    def __init__(self) -> None:
+        #: ``time.monotonic()`` when the first byte was read; ``None`` before.
+        self.first_byte: Optional[float] = None
+        self.pieces: list[str] = []
+        self.options: dict[str, Any] = {}
+        self.normalizer: Any = None
+
+    def result(self) -> Optional[Result]:
+        """The stream's result: the text split as the live scanner split it (S1), or the
+        normalizer's; ``None`` when the normalizer failed to close."""
+        if self.normalizer is None:
+            return split_think("".join(self.pieces), **self.options)
+        try:
+            self.normalizer.close()  # a second close() releases nothing
+            result: Result = self.normalizer.result
+        except (ThinkParseError, ValueError, RuntimeError):
+            return None
+        return result
+
+
 class _Reader:
     """``os.read`` chunks of one descriptor, with the bytes consumed so far."""
 
-    def __init__(self, fd: int, shown: str) -> None:
+    def __init__(self, fd: int, shown: str, capture: Optional[Capture]) -> None:
         self.fd = fd
         self.shown = shown
         self.consumed = 0
+        self.capture = capture
 
     def read(self) -> bytes:
         try:
             data = os.read(self.fd, _READ_SIZE)
         except OSError as exc:
             raise InputError(f"{self.shown}: cannot read: {exc.strerror or exc}", 2) from None
+        if data and self.capture is not None and self.capture.first_byte is None:
+            self.capture.first_byte = time.monotonic()
         self.consumed += len(data)
         return data
 
 
-def run_stream(ctx: Context, name: str) -> None:
-    """The whole ``--stream`` mode for one input."""
+def run_stream(ctx: Context, name: str, capture: Optional[Capture] = None) -> None:
+    """The whole ``--stream`` mode for one input; ``capture`` keeps what makes its result."""
     try:
         stream, shown, owned = open_input(name)
     except InputError as exc:
         ctx.fail(str(exc), exc.status)
         return
     try:
-        reader = _Reader(stream.fileno(), shown)
+        reader = _Reader(stream.fileno(), shown, capture)
         head, kind = _detect(ctx, reader)
         writer = LiveWriter(ctx)
         try:
             if kind == "sse":
-                _sse(ctx, reader, head, writer)
+                _sse(ctx, reader, head, writer, capture)
             elif kind == "jsonl":
-                _event_lines(ctx, reader, head, writer)
+                _event_lines(ctx, reader, head, writer, capture)
             else:
-                _text(ctx, reader, head, writer)
+                _text(ctx, reader, head, writer, capture)
         except InputError:
             writer.finish()
             raise
@@ -244,15 +285,38 @@ def _decoded(ctx: Context, reader: _Reader, head: bytes) -> Iterator[str]:
             yield text
 
 
-def _text(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+def text_mode(ctx: Context) -> tuple[dict[str, Any], bool]:
+    """The live scanner's options for text, and whether to redact it (R7): a text a whole
+    file could read with the ``<REASONING>`` convention gets that block as a delimiter pair
+    and is redacted unless ``--no-redact``."""
+    settings = ctx.settings
+    if settings.scanner_options_given or ctx.args.format == "think":
+        return dict(settings.stream_options), False
+    options = {"tags": ("think",), "delimiters": (REASONING_PAIR,)}
+    return options, not ctx.args.no_redact
+
+
+def _text(
+    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+) -> None:
     settings = ctx.settings
     settings.text_input(reader.shown)
-    scanner = ThinkScanner(**settings.stream_options)
+    options, redact = text_mode(ctx)
+    scanner = ThinkScanner(**options)
+    redactor = StreamRedactor() if redact else None
+    pieces: Optional[list[str]] = None
+    if capture is not None:
+        capture.options = options
+        pieces = capture.pieces
     hint = ctx.console.tty and not settings.scanner_options_given
     seen: list[str] = []
     size = 0
     try:
         for text in _decoded(ctx, reader, head):
+            if redactor is not None:
+                text = redactor.feed(text)
+            if pieces is not None:
+                pieces.append(text)
             delta = scanner.feed(text)
             if hint:
                 seen.append(text)
@@ -262,10 +326,23 @@ def _text(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> Non
                     seen = ["".join(seen)] if hint else []
             writer.delta(delta)
     except InputError:
-        writer.delta(scanner.close())
+        _end_text(scanner, redactor, pieces, writer)
         raise
     if hint:
         _orphan_check(ctx, "".join(seen), final=True)
+    _end_text(scanner, redactor, pieces, writer)
+
+
+def _end_text(
+    scanner: Any, redactor: Optional[StreamRedactor], pieces: Optional[list[str]],
+    writer: LiveWriter,
+) -> None:
+    """Release what the redactor and the scanner still hold."""
+    if redactor is not None:
+        tail = redactor.close()
+        if pieces is not None:
+            pieces.append(tail)
+        writer.delta(scanner.feed(tail))
     writer.delta(scanner.close())
 
 
@@ -290,9 +367,15 @@ def _normalizer(ctx: Context, shown: str) -> Any:
         raise InputError(f"{shown}: {exc}") from None
 
 
-def _sse(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+def _sse(
+    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+) -> None:
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
+    if capture is not None:
+        capture.normalizer = normalizer
+    status = ctx.status
+    n = 0
     try:
         for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
             error = provider_error(event)
@@ -305,15 +388,21 @@ def _sse(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None
                 ctx.fail(f"{shown}: {exc}")
     except ResponseShapeError as exc:
         ctx.fail(f"{shown}: {exc}")
+    if not n and ctx.status == status:
+        ctx.fail(f"{shown}: {NO_EVENTS}")
     try:
         writer.delta(normalizer.close())
     except (ThinkParseError, ValueError) as exc:
         ctx.fail(f"{shown}: {exc}")
 
 
-def _event_lines(ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter) -> None:
+def _event_lines(
+    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+) -> None:
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
+    if capture is not None:
+        capture.normalizer = normalizer
     pending: list[bytes] = []  # the current, incomplete line
     lineno = offset = 0
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .._common import UsageError, isatty, stderr_line
 from .._options import Settings
-from .._output import Context
+from .._output import Context, refuse_input_as_output
 from ._file import one_file
 
 # ``_live`` (--stream) and ``_jobs`` (--jobs N) are imported where used.
@@ -24,6 +24,8 @@ def run(settings: Settings) -> int:
         if isatty(sys.stdin):
             raise UsageError("no input: give FILE arguments, or - for standard input")
         files = ["-"]
+    a = settings.args
+    refuse_input_as_output(a.output, files, a.prompt_file)
     ctx = Context(settings)
     try:
         if settings.args.stream:

@@ -4,7 +4,8 @@ A text input is read in passes over the file (standard input that is not a regul
 copied to a temporary file), never whole:
 
 1. decode it all (so invalid UTF-8 is reported before anything is written, with its offset),
-   note whether it contains ``<REASONING>`` and how it starts (JSON), and, for
+   note whether it contains ``<REASONING>`` or harmony markup (P3) and how it starts (JSON),
+   and, for
    ``start_in_reasoning="auto"`` (T10), feed a default-mode ``ThinkScanner`` until it consumes
    its first tag: ``orphan_at`` says whether that tag was an orphan closer;
 2. stream the text through a scanner, exactly as ``split_think`` does for ``"auto"``: without an
@@ -15,9 +16,9 @@ copied to a temporary file), never whole:
    as a JSON string piece by piece.
 
 Memory stays bounded by the read size and the scanner's held text (T-rules bound it by
-``max_tentative``), whatever the input size.  Inputs that go to ``parse`` (``<REASONING>``),
-that are one JSON value, or that feed ``--html`` are read whole: those results are whole
-values.
+``max_tentative``), whatever the input size.  Inputs that go to ``parse`` (``<REASONING>``)
+or to ``split_harmony``, that are one JSON value, or that feed ``--html`` are read whole: those
+results are whole values.
 """
 
 from __future__ import annotations
@@ -29,10 +30,11 @@ import tempfile
 from collections.abc import Iterator
 from typing import IO, Any, Callable, Optional
 
-from ... import ThinkScanner
+from ... import ThinkScanner, parse, split_harmony, split_think
 from .._common import InputError
-from .._inputs import utf8_error
-from .._output import Context, chars_tokens, encode_json, with_newline
+from .._inputs import HARMONY_TOKENS, Watch, looks_like_harmony, utf8_error
+from .._options import Settings
+from .._output import Context, Result, chars_tokens, encode_json, with_newline
 
 _READ = 1 << 18
 _SEP = "\n\n"
@@ -94,13 +96,40 @@ class TextSource:
         return "".join(self.chunks())
 
 
+def text_reader(settings: Settings, kind: Optional[str]) -> Callable[[str], Result]:
+    """The library call that reads one whole text of this kind (``None`` or ``"text"``:
+    detected, as a text file is; ``"parquet"``: the same for each row).
+
+    Detection needs no scanner option given (they describe ``<think>``-style markup): harmony
+    markup (P3) goes to ``split_harmony``, ``<REASONING>`` to ``parse`` (R7: redacted unless
+    ``--no-redact``), anything else to ``split_think`` with the text options (``"auto"``)."""
+    redact = not settings.args.no_redact
+    options = settings.text_options
+    if kind == "harmony":
+        return split_harmony
+    if kind == "reasoning-block":
+        return lambda text: parse(text, redact=redact)
+    if kind == "think" or settings.scanner_options_given:
+        return lambda text: split_think(text, **options)
+
+    def detected(text: str) -> Result:
+        if looks_like_harmony(text):
+            return split_harmony(text)
+        if "<REASONING>" in text:
+            return parse(text, redact=redact)
+        return split_think(text, **options)
+
+    return detected
+
+
 def scanner_options(options: dict[str, Any]) -> dict[str, Any]:
     """``split_think`` options without the one-shot ``unclosed`` (F7), for a ``ThinkScanner``."""
     return {k: v for k, v in options.items() if k != "unclosed"}
 
 
 class Survey:
-    """Pass 1: validity, ``<REASONING>``, the first characters, and the first tag (T10)."""
+    """Pass 1: validity, ``<REASONING>`` and harmony markup (P3), the first characters, and the
+    first tag (T10)."""
 
     def __init__(self, source: TextSource, options: dict[str, Any], want_mark: bool) -> None:
         auto = options.get("start_in_reasoning") == "auto"
@@ -110,15 +139,18 @@ class Survey:
         # F7: with unclosed="answer", whether a block the template opened stays open to the end
         # with no tag consumed (then pass 2 reads the text from visible text).
         opened: Any = ThinkScanner(**options) if unclosed_answer else None
-        self.has_mark = False
+        mark, tokens, final = Watch(_MARK), Watch(*HARMONY_TOKENS), Watch("assistantfinal")
         self.lead = ""  # the text's start, up to its first non-whitespace characters
-        tail = ""
+        start = ""  # enough of the start to see a leading "analysis" (P3)
         for text in source.chunks():
             if len(self.lead.lstrip()) < 2:
                 self.lead += text[:64]
-            if want_mark and not self.has_mark:
-                self.has_mark = _MARK in tail + text
-                tail = (tail + text)[-(len(_MARK) - 1) :]
+            if len(start.lstrip()) < len("analysis"):
+                start += text[:64]
+            if want_mark:
+                mark.feed(text)
+                tokens.feed(text)
+                final.feed(text)
             if scanner is not None:
                 scanner.feed(text)
                 if scanner.tag_consumed:
@@ -132,6 +164,9 @@ class Survey:
             scanner.close()
             self.orphan_at = scanner.orphan_at
         self.read_as_answer = opened is not None
+        self.has_mark = mark.found
+        #: Raw gpt-oss output (P3), read as ``--format harmony`` reads it.
+        self.harmony = tokens.found or (start.lstrip().startswith("analysis") and final.found)
         self.auto = auto
         if not auto:
             self.orphan_at = None

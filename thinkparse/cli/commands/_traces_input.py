@@ -4,13 +4,16 @@ Rules: docs/behaviour.md#d5 (the recorder) and docs/behaviour.md#cli (inputs and
 
 A text input (``Parsed`` or ``Split``) becomes an Extraction of provider ``"text"`` and format
 ``"tags"`` (``"none"`` without reasoning), as :class:`~thinkparse.TraceRecorder` records raw text.
+
+``--stream`` is the main command's ``--stream`` (:mod:`._live`) with its result kept: the
+trace is stored the way :class:`~thinkparse.TraceRecorder` stores one (the masked result of
+the whole stream), but its ``duration_ms`` starts at the first byte read rather than at the
+first complete event, so the time the first line took to arrive counts.
 """
 
 from __future__ import annotations
 
-import codecs
-import json
-import os
+import time
 from collections.abc import Iterator
 from typing import Any, Optional, Union
 
@@ -20,19 +23,19 @@ from ... import (
     Split,
     StreamNormalizer,
     ThinkParseError,
-    TraceRecorder,
     TraceStore,
     Usage,
     iter_sse,
     normalize,
 )
-from .._common import InputError, Stdout, UsageError
-from .._inputs import looks_like_sse
-from .._output import tokens_est
+from .._common import STDIN_NAME, InputError, UsageError
+from .._options import Settings
+from .._output import Context, tokens_est
+from ._live import Capture, run_stream
 
 __all__ = ["record_stream", "to_extraction"]
 
-_READ = 1 << 16
+_EMPTY = Extraction("", None, None, 0, False, (), "text", "none", Usage())
 
 
 def to_extraction(
@@ -78,105 +81,38 @@ def record_stream(
     files: list[str],
     keys: dict[str, str],
     metadata: Optional[dict[str, Any]],
-    options: dict[str, Any],
-    provider: Optional[str],
-    out: Stdout,
-) -> TraceRecorder:
-    """Read standard input as it arrives into a recorder; write the visible text live.
+    settings: Settings,
+) -> tuple[Optional[str], Extraction, int]:
+    """Read standard input as it arrives, exactly as ``thinkparse --stream`` does (detection,
+    redaction, live output, messages), and store its result (D5).
 
-    The first line decides: a JSON object starts JSON event lines, an SSE field line an event
-    stream, anything else raw text chunks.
+    ``duration_ms`` runs from the first byte read to the end of the stream.  A stream that
+    ended with an error is stored with ``metadata["incomplete"] = True``.
+
+    Returns:
+        The trace's id (``None`` when there was no result to store), the stored extraction
+        and the exit status of the reading.
     """
     if files not in ([], ["-"]):
         raise UsageError("traces: --stream reads standard input only")
-    stream_options = dict(options)
-    if provider is not None:
-        stream_options["provider"] = provider
+    ctx = Context(settings)
+    capture = Capture()
+    run_stream(ctx, "-", capture)
+    ended = time.monotonic()
+    ctx.close()
+    result = capture.result()
+    if result is None:
+        return None, _EMPTY, ctx.status
+    extraction = to_extraction(result, STDIN_NAME, settings.provider, settings.stream_options)
+    started = capture.first_byte
+    duration = 0 if started is None else int((ended - started) * 1000)
+    if ctx.status:
+        metadata = {**(metadata or {}), "incomplete": True}
     try:
-        rec = TraceRecorder(
-            store,
-            session_key=keys["session_key"],
-            run_id=keys["run_id"],
-            model=keys["model"],
-            metadata=metadata,
-            **stream_options,
-        )
+        trace_id = store.record(
+            extraction, session_key=keys["session_key"], run_id=keys["run_id"],
+            model=keys["model"], duration_ms=duration, metadata=metadata,
+        )  # fmt: skip
     except (TypeError, ValueError) as exc:
         raise UsageError(f"traces: {exc}") from None
-    chunks = _read_stdin()
-    head = ""
-    kind = None
-    for text in chunks:
-        head += text
-        if "\n" in head or len(head) > 4096:
-            break
-    first = head.lstrip().split("\n", 1)[0]
-    if first.startswith("{"):
-        kind = "jsonl"
-    elif looks_like_sse(first.encode("utf-8", "replace")):
-        kind = "sse"
-    try:
-        if kind == "sse":
-            for event in iter_sse(_chain(head, chunks)):
-                _write(out, rec.feed(event))
-        elif kind == "jsonl":
-            for number, line in enumerate(_lines(_chain(head, chunks)), 1):
-                if line.strip():
-                    try:
-                        event = json.loads(line)
-                    except ValueError as exc:
-                        raise InputError(f"<stdin>:{number}: invalid JSON: {exc}") from None
-                    _write(out, rec.feed(event))
-        else:
-            for text in _chain(head, chunks):
-                _write(out, rec.feed(text))
-        _write(out, rec.close())
-    except (ThinkParseError, ValueError) as exc:
-        raise InputError(f"<stdin>: {exc}") from None
-    finally:
-        if not rec.closed:
-            rec.close(incomplete=True)
-    if rec.result.visible and not rec.result.visible.endswith("\n"):
-        out.write("\n")
-    out.flush()
-    return rec
-
-
-def _write(out: Stdout, delta: Any) -> None:
-    if delta.visible:
-        out.write(delta.visible)
-        out.flush()
-
-
-def _read_stdin() -> Iterator[str]:
-    decoder = codecs.getincrementaldecoder("utf-8")("strict")
-    fd = 0
-    while True:
-        try:
-            data = os.read(fd, _READ)
-        except OSError as exc:
-            raise InputError(f"<stdin>: cannot read: {exc.strerror or exc}", 2) from None
-        try:
-            text = decoder.decode(data, final=not data)
-        except UnicodeDecodeError:
-            raise InputError("<stdin>: invalid UTF-8") from None
-        if text:
-            yield text
-        if not data:
-            return
-
-
-def _chain(head: str, rest: Iterator[str]) -> Iterator[str]:
-    if head:
-        yield head
-    yield from rest
-
-
-def _lines(chunks: Iterator[str]) -> Iterator[str]:
-    pending = ""
-    for chunk in chunks:
-        pending += chunk
-        *lines, pending = pending.split("\n")
-        yield from lines
-    if pending:
-        yield pending
+    return trace_id, extraction, ctx.status

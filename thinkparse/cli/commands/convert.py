@@ -41,6 +41,7 @@ from .._common import (
     stderr_line,
     stdout_binary,
 )
+from .._parser import refuse_swallowed_file
 
 COMMAND = f"{PROG} convert"
 _DECODE = json.JSONDecoder().decode
@@ -87,7 +88,8 @@ def _parser() -> _Parser:
     )
     p.add_argument("--tags", action="append", help="tag names for inline reasoning (comma list)")
     p.add_argument(
-        "--delimiters", nargs=2, action="append", metavar=("OPEN", "CLOSE"), help="literal pair"
+        "--delimiters", nargs=2, action="append", metavar=("OPEN", "CLOSE"),
+        help="a literal delimiter pair; repeatable; always two values, so FILE comes after both",
     )
     p.add_argument("--preset", help="the options of a model family")
     p.add_argument("--no-code-aware", action="store_true", help="find tags inside code too")
@@ -100,6 +102,7 @@ def _parser() -> _Parser:
 
 
 def _think_options(args: argparse.Namespace) -> dict[str, Any]:
+    refuse_swallowed_file("--delimiters", args.delimiters, args.files)
     options: dict[str, Any] = {}
     if args.tags:
         options["tags"] = [t.strip() for group in args.tags for t in group.split(",") if t.strip()]

@@ -2,50 +2,87 @@
 
 Rules: docs/behaviour.md#d1 to #d5 for the store, docs/behaviour.md#cli for errors and exit codes.
 
-``thinkparse traces ACTION --db PATH ...`` (``--db`` may come from ``THINKPARSE_DB``):
+``thinkparse traces ACTION --db PATH ...`` (``--db`` defaults to the ``THINKPARSE_DB``
+environment variable):
 
 * ``record --session S --run R --model M [--metadata JSON] [FILE...|-] [--stream]`` stores one
   trace per input (per record of a JSON Lines file), masked; prints each id.  Inputs are detected
-  as the main command does: JSON Lines, a provider response, an event array, SSE, ``<REASONING>``
-  text, else ``<think>`` text.  ``--stream`` reads standard input as it arrives through a
-  :class:`~thinkparse.TraceRecorder`, writing the visible text live; the first line decides the
-  kind (JSON event lines, SSE, else raw text).
+  as the main command does: JSON Lines, a saved Ollama stream (one trace), a provider response,
+  an event array, SSE, raw harmony text (P3), ``<REASONING>`` text (redacted, R7), else
+  ``<think>`` text.  ``--model`` also selects the model's preset, as the main command's
+  ``-m`` does (F5), unless ``--preset`` is given.  ``--stream`` reads standard input as it
+  arrives, exactly as ``thinkparse --stream`` does (the same detection, redaction, live output
+  and messages), and stores the stream's result with ``duration_ms`` measured from the first
+  byte read to the end of the stream; a stream that ended with an error is stored with
+  ``metadata["incomplete"] = true``.
 * ``list`` and ``stats`` filter with ``--session``, ``--run``, ``--model``, ``--provider``,
   ``--since`` and ``--until`` (ISO dates or times, naive ones read as UTC, or ages such as
-  ``7d``, ``12h``, ``30m``, ``2w``); ``list --limit N``.  ``stats`` prints per model: traces,
-  the sum and the median of reasoning tokens, the first and last ``created_at``.
+  ``7d``, ``12h``, ``30m``, ``2w``; an age past what a timestamp holds is a usage error).
+  ``list --limit N`` shows the newest N traces, oldest first.  ``stats`` prints per model:
+  traces, the sum and the median of reasoning tokens, the first and last ``created_at``.  With
+  no matching trace, the table is its header alone (``--json``: nothing).
 * ``show ID``; ``prune --older-than 30d``; ``export`` writes JSON Lines to standard output (or
   ``--parquet FILE``); ``import FILE...`` reads them (masked on the way in).
+* ``list``, ``stats``, ``show``, ``export`` and ``prune`` need an existing store: a ``--db``
+  that names no file is an error (exit 2) and creates nothing, so a mistyped path does not
+  read as an empty store.  ``record`` and ``import`` create the store.  Opening a store never
+  prunes it (``retention_days`` is off here; ``prune`` deletes).
 * ``--json`` everywhere: JSON Lines for scripts instead of the human table.
 
-Exit status: 0 ok; 1 bad input data (a record that cannot be decoded, a bad import line); 2 usage
-errors, and a database that cannot be opened or has a newer schema; 130 Ctrl-C.  Errors are one
-line on stderr, never a traceback.
+Exit status: 0 ok; 1 bad input data (a record that cannot be decoded, a bad import line), an
+output that cannot be written, or a store that fails while it is used (a full disk); 2 usage
+errors, and a database that cannot be opened, does not exist (for reading) or has a newer
+schema; 130 Ctrl-C.  Errors are one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import importlib.util
 import json
 import os
 import re
+import sqlite3
 import statistics
 import sys
 import time
 from collections.abc import Iterator
 from datetime import datetime, timedelta, timezone
+from fractions import Fraction
 from typing import Any, NoReturn, Optional
 
-from ... import Extraction, ThinkScanner, TraceStore, TraceStoreError, parse, split_think
-from .._common import InputError, Stdout, UsageError, guarded, stdout_binary
-from .._inputs import decode_utf8, json_object_line, load_json, looks_like_sse, open_input
+from ... import Extraction, TraceStore, TraceStoreError
+from .._common import InputError, OutputError, Stdout, UsageError, guarded, stdout_binary
+from .._inputs import (
+    decode_utf8,
+    json_object_line,
+    load_json,
+    looks_like_sse,
+    ollama_chunk,
+    open_input,
+)
+from .._options import Settings, build_parser
+from ._textfile import text_reader
 from ._traces_input import record_stream, to_extraction
 
 __all__ = ["main"]
 
 ACTIONS = ("record", "list", "show", "prune", "export", "import", "stats")
+#: Actions that read a store that must exist (``record`` and ``import`` create it).
+READERS = ("list", "show", "prune", "export", "stats")
+#: Actions that write to the store.
+WRITERS = ("record", "import", "prune")
 _AGE = re.compile(r"(\d+(?:\.\d+)?)([smhdw])")
 _UNIT = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+#: The longest age, in milliseconds, a timestamp of the store can be taken back by.
+_MAX_AGE_MS = 1 << 62
+DB_HELP = "the trace store, an SQLite file (default: $THINKPARSE_DB)"
+EPILOG = """\
+The store is --db PATH, or the THINKPARSE_DB environment variable when --db is not given.
+list, stats, show, export and prune need an existing store; record and import create it.
+Ages: 30s, 15m, 12h, 7d, 2w.  Times: ISO dates or times (naive ones are UTC).
+"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,43 +92,86 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
-    common.add_argument("--db", default=os.environ.get("THINKPARSE_DB"), help="the database")
-    common.add_argument("--json", action="store_true", help="JSON Lines output")
+    common.add_argument("--db", default=os.environ.get("THINKPARSE_DB"), metavar="PATH",
+                        help=DB_HELP)  # fmt: skip
+    common.add_argument("--json", action="store_true",
+                        help="JSON Lines output (one object per line) instead of a table")
     filters = _Parser(add_help=False)
-    for flag in ("session", "run", "model", "provider"):
-        filters.add_argument(f"--{flag}")
-    filters.add_argument("--since", type=_time, help="ISO date/time or age (7d, 12h)")
-    filters.add_argument("--until", type=_time, help="ISO date/time or age")
-    parser = _Parser(prog="thinkparse traces", description="The reasoning trace store.")
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
-    rec = sub.add_parser("record", parents=[common], help="store traces from inputs")
-    rec.add_argument("files", nargs="*", metavar="FILE")
-    for flag in ("session", "run", "model"):
-        rec.add_argument(f"--{flag}", required=True)
-    rec.add_argument("--metadata", type=_json_object, help="a JSON object stored with each trace")
-    rec.add_argument("--stream", action="store_true", help="read standard input as it arrives")
-    rec.add_argument("--provider", help="the provider family of JSON input")
-    rec.add_argument("--start-in-reasoning", action="store_true")
-    rec.add_argument("--tags", help="comma-separated tag names")
-    rec.add_argument("--preset")
-    lst = sub.add_parser("list", parents=[common, filters], help="list traces")
-    lst.add_argument("--limit", type=_count)
-    show = sub.add_parser("show", parents=[common], help="show one trace")
-    show.add_argument("id")
-    prune = sub.add_parser("prune", parents=[common], help="delete old traces")
-    prune.add_argument("--older-than", type=_days, required=True, metavar="AGE")
-    exp = sub.add_parser("export", parents=[common, filters], help="write JSON Lines")
+    for flag, what in (("session", "session key"), ("run", "run id"), ("model", "model name"),
+                       ("provider", "provider family")):  # fmt: skip
+        filters.add_argument(f"--{flag}", metavar="NAME" if flag != "run" else "ID",
+                             help=f"only traces with this {what}")  # fmt: skip
+    filters.add_argument("--since", type=_time, metavar="WHEN",
+                         help="only traces created at or after WHEN: an ISO date or time, or an "
+                         "age (7d, 12h)")  # fmt: skip
+    filters.add_argument("--until", type=_time, metavar="WHEN",
+                         help="only traces created before WHEN (ISO date or time, or an age)")
+    parser = _Parser(
+        prog="thinkparse traces",
+        description="The reasoning trace store (an SQLite file of masked reasoning traces).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser,
+                                help="what to do; ACTION --help explains its options")
+
+    def action(name: str, parents: list[Any], text: str) -> Any:
+        return sub.add_parser(name, parents=parents, help=text, description=text,
+                              epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    rec = action("record", [common],
+                 "store traces from inputs (the store is created when missing)")
+    rec.add_argument("files", nargs="*", metavar="FILE",
+                     help="inputs as the main command reads them; '-' or none: standard input")
+    rec.add_argument("--session", required=True, help="the session key stored with each trace")
+    rec.add_argument("--run", required=True, help="the run id stored with each trace")
+    rec.add_argument("--model", required=True,
+                     help="the model name stored with each trace; its preset reads the text "
+                     "unless --preset is given (as -m does)")  # fmt: skip
+    rec.add_argument("--metadata", type=_json_object, metavar="JSON",
+                     help="a JSON object stored with each trace")
+    rec.add_argument("--stream", action="store_true",
+                     help="read standard input as it arrives (as thinkparse --stream), store one "
+                     "trace with its duration")  # fmt: skip
+    rec.add_argument("--provider", metavar="FAMILY", help="the provider family of JSON input")
+    rec.add_argument("--start-in-reasoning", action="store_true",
+                     help="the text starts inside a reasoning block (the prompt opened it)")
+    rec.add_argument("--tags", metavar="A,B", help="tag names to recognise, comma-separated")
+    rec.add_argument("--preset", metavar="NAME",
+                     help="the options of a model family (instead of the model's preset)")
+    lst = action("list", [common, filters], "list traces, oldest first")
+    lst.add_argument("--limit", type=_count, metavar="N",
+                     help="only the newest N matching traces (still oldest first)")
+    show = action("show", [common], "show one trace")
+    show.add_argument("id", metavar="ID", help="the trace's id")
+    prune = action("prune", [common], "delete old traces")
+    prune.add_argument("--older-than", type=_days, required=True, metavar="AGE",
+                       help="delete traces older than AGE (30d, 12h, 2w)")
+    exp = action("export", [common, filters], "write traces as JSON Lines")
     exp.add_argument("--parquet", metavar="FILE", help="write Parquet to FILE instead")
-    imp = sub.add_parser("import", parents=[common], help="read JSON Lines")
-    imp.add_argument("files", nargs="+", metavar="FILE")
-    sub.add_parser("stats", parents=[common, filters], help="per-model summary")
+    imp = action("import", [common],
+                 "read JSON Lines written by export (the store is created when missing)")
+    imp.add_argument("files", nargs="+", metavar="FILE", help="JSON Lines files; '-': stdin")
+    action("stats", [common, filters], "per-model summary of the matching traces")
     return parser
 
 
-def _time(value: str) -> int:
+def _age_ms(value: str) -> Optional[int]:
+    """An age such as ``7d`` in milliseconds (``None``: not an age); ``ArgumentTypeError``
+    when it is longer than a timestamp of the store can be taken back by."""
     age = _AGE.fullmatch(value.strip())
-    if age:
-        return int(time.time() * 1000) - int(float(age.group(1)) * _UNIT[age.group(2)] * 1000)
+    if not age:
+        return None
+    ms = Fraction(age.group(1)) * _UNIT[age.group(2)] * 1000
+    if ms > _MAX_AGE_MS:
+        raise argparse.ArgumentTypeError(f"{value!r} is out of range")
+    return int(ms)
+
+
+def _time(value: str) -> int:
+    ms = _age_ms(value)
+    if ms is not None:
+        return int(time.time() * 1000) - ms
     try:
         when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
@@ -104,10 +184,10 @@ def _time(value: str) -> int:
 
 
 def _days(value: str) -> float:
-    age = _AGE.fullmatch(value.strip())
-    if not age:
+    ms = _age_ms(value)
+    if ms is None:
         raise argparse.ArgumentTypeError(f"{value!r} is not an age like 30d or 12h")
-    return float(age.group(1)) * _UNIT[age.group(2)] / 86400
+    return ms / 86_400_000
 
 
 def _count(value: str) -> int:
@@ -145,20 +225,30 @@ def _run(argv: list[str]) -> int:
     if not args.db:
         raise UsageError("traces: --db PATH is required (or set THINKPARSE_DB)")
     out = Stdout(stdout_binary())
-    store = _open(args.db, auto_prune=args.action != "import")
+    store = _open(args.db, must_exist=args.action in READERS)
     try:
         status: int = ACTION_FUNCS[args.action](args, store, out)
+    except (TraceStoreError, sqlite3.Error) as exc:  # the store failed while in use
+        verb = "write" if args.action in WRITERS else "read"
+        raise OutputError(f"cannot {verb} the trace store: {exc}") from None
     finally:
-        out.flush()
-        store.close()
+        try:
+            out.flush()
+        finally:
+            store.close()
     return status
 
 
-def _open(path: str, auto_prune: bool) -> TraceStore:
+def _open(path: str, must_exist: bool) -> TraceStore:
+    """The store at ``path``; never pruned on opening (``retention_days=None``)."""
     if os.path.isdir(path):
         raise InputError(f"thinkparse: {path}: cannot open the trace store: is a directory", 2)
+    if must_exist and not os.path.exists(path):
+        raise InputError(
+            f"thinkparse: {path}: no such trace store (record or import creates one)", 2
+        )
     try:
-        return TraceStore(path, retention_days=None, auto_prune=auto_prune)
+        return TraceStore(path, retention_days=None, auto_prune=False)
     except TraceStoreError as exc:
         raise InputError(f"thinkparse: {exc}", 2) from None
 
@@ -181,7 +271,8 @@ def _iso(ms: int) -> str:
 
 
 def _table(out: Stdout, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    """Left-aligned columns; no rows: the header alone."""
+    widths = [max([len(h), *(len(r[i]) for r in rows)]) for i, h in enumerate(header)]
     for row in [header, *rows]:
         out.write("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() + "\n")
 
@@ -191,19 +282,27 @@ def _jsonl(out: Stdout, obj: Any) -> None:
 
 
 # --- actions --------------------------------------------------------------------------------------
+def _settings(args: argparse.Namespace) -> Settings:
+    """The main command's settings for these options: ``--model`` selects its preset as ``-m``
+    does (F5) unless ``--preset`` is given, and the text options are the main command's
+    (``"auto"`` unless the preset or ``--start-in-reasoning`` decides)."""
+    argv = ["--stream"] if args.stream else []
+    argv += ["--preset", args.preset] if args.preset else ["--model", args.model]
+    if args.tags:
+        argv += ["--tags", args.tags]
+    if args.start_in_reasoning:
+        argv.append("--start-in-reasoning")
+    namespace = build_parser().parse_args(argv)
+    namespace.provider = args.provider
+    try:
+        return Settings(namespace)
+    except UsageError as exc:
+        raise UsageError(f"traces: {exc}") from None
+
+
 def _record(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
     keys = {"session_key": args.session, "run_id": args.run, "model": args.model}
-    options: dict[str, Any] = {}
-    if args.start_in_reasoning:
-        options["start_in_reasoning"] = True
-    if args.tags:
-        options["tags"] = [t for t in args.tags.split(",") if t]
-    if args.preset:
-        options["preset"] = args.preset
-    try:
-        ThinkScanner(**options)  # the options are checked once, before any input
-    except (TypeError, ValueError) as exc:
-        raise UsageError(f"traces: {exc}") from None
+    settings = _settings(args)
     status = 0
 
     def stored(shown: str, trace_id: str, ex: Extraction) -> None:
@@ -214,15 +313,17 @@ def _record(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
         out.flush()
 
     if args.stream:
-        rec = record_stream(store, args.files, keys, args.metadata, options, args.provider, out)
+        trace_id, ex, status = record_stream(store, args.files, keys, args.metadata, settings)
+        if trace_id is None:
+            return status
         if args.json:
-            stored("<stdin>", rec.trace.id, rec.result)
+            stored("<stdin>", trace_id, ex)
         else:  # standard output holds the answer
-            sys.stderr.write(f"thinkparse: stored trace {rec.trace.id}\n")
-        return 0
+            sys.stderr.write(f"thinkparse: stored trace {trace_id}\n")
+        return status
     for name in args.files or ["-"]:
         try:
-            for shown, ex in _inputs(name, args.provider, options):
+            for shown, ex in _inputs(name, settings):
                 try:
                     trace_id = store.record(ex, **keys, metadata=args.metadata)
                 except (TypeError, ValueError) as exc:
@@ -234,9 +335,9 @@ def _record(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
     return status
 
 
-def _inputs(
-    name: str, provider: Optional[str], options: dict[str, Any]
-) -> Iterator[tuple[str, Extraction]]:
+def _inputs(name: str, settings: Settings) -> Iterator[tuple[str, Extraction]]:
+    provider = settings.provider
+    options = settings.stream_options
     stream, shown, owned = open_input(name)
     try:
         data = stream.read()
@@ -247,34 +348,31 @@ def _inputs(
     first = lines[0] if lines else b""
     rest = [line for line in lines[1:] if line.strip()]
     if name.endswith((".jsonl", ".ndjson")) or (rest and json_object_line(first, "strict")):
+        values = []
         for number, line in enumerate(lines, 1):
             if line.strip():
                 where = f"{shown}:{number}"
-                value = load_json(decode_utf8(line, where, "strict"), where)
-                yield where, to_extraction(value, where, provider, options)
+                values.append((where, load_json(decode_utf8(line, where, "strict"), where)))
+        if values and isinstance(values[0][1], dict) and ollama_chunk(values[0][1]):
+            events = [value for _, value in values]  # a saved Ollama stream: one trace
+            yield shown, to_extraction(events, shown, provider, options)
+            return
+        for where, value in values:
+            yield where, to_extraction(value, where, provider, options)
         return
     text = decode_utf8(data, shown, "strict")
     if looks_like_sse(text.lstrip().encode()[:200].split(b"\n")[0]):
         yield shown, to_extraction(text, shown, provider, options, sse=True)
     elif provider is not None or re.match(r"\s*[\[{]", text):
         yield shown, to_extraction(load_json(text, shown), shown, provider, options)
-    elif "<REASONING>" in text and not options:
-        p = parse(text)
-        yield shown, to_extraction(p, shown, provider, options)
-    else:
-        yield (
-            shown,
-            to_extraction(
-                split_think(text, **{"start_in_reasoning": "auto", **options}),
-                shown,
-                provider,
-                options,
-            ),
-        )
+    else:  # harmony, <REASONING> (redacted) or <think> text, as the main command reads it
+        yield shown, to_extraction(text_reader(settings, None)(text), shown, provider, options)
 
 
 def _list(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
-    traces = store.query(**_filters(args), limit=args.limit)
+    traces: Any = store.query(**_filters(args))
+    if args.limit is not None:  # the newest N, still in time order
+        traces = collections.deque(traces, maxlen=args.limit)
     if args.json:
         for t in traces:
             _jsonl(out, t.to_dict())
@@ -319,10 +417,21 @@ def _prune(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
 
 def _export(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
     if args.parquet:
+        if importlib.util.find_spec("pyarrow") is not None:  # else export_parquet says so
+            try:
+                open(args.parquet, "ab").close()
+            except OSError as exc:
+                raise UsageError(
+                    f"traces: cannot open the output file {args.parquet}: {exc.strerror or exc}"
+                ) from None
         try:
             count = store.export_parquet(args.parquet, **_filters(args))
         except ImportError as exc:
             raise UsageError(f"traces: {exc}") from None
+        except OSError as exc:
+            raise OutputError(
+                f"cannot write {args.parquet}: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
         sys.stderr.write(f"thinkparse: wrote {count} traces to {args.parquet}\n")
         return 0
     for trace in store.query(**_filters(args)):
