@@ -7,7 +7,15 @@ from typing import Any, Optional
 import pytest
 from _support import expected_extraction
 
-from thinkparse import Delta, Extraction, ResponseShapeError, StreamNormalizer, Usage, normalize
+from thinkparse import (
+    Delta,
+    Extraction,
+    ProviderError,
+    ResponseShapeError,
+    StreamNormalizer,
+    Usage,
+    normalize,
+)
 
 NO_USAGE = Usage()
 
@@ -167,10 +175,13 @@ def test_stream_signature_released_at_close() -> None:
     assert r.signatures == ("S1S2",)
 
 
-def test_stream_exception_event_is_empty() -> None:
-    # decision: stream exception events carry no text
-    deltas, _ = run([{"throttlingException": {"message": "slow down"}}])
-    assert deltas == [("", ""), ("", "")]
+def test_stream_exception_event_raises() -> None:
+    # P16: a stream exception event ends the message with ProviderError; its key is the type
+    sn = StreamNormalizer()
+    with pytest.raises(ProviderError) as info:
+        sn.feed({"throttlingException": {"message": "slow down"}})
+    assert (info.value.type, info.value.message) == ("throttlingException", "slow down")
+    assert sn.close() == ("", "") and sn.result.finish_reason == "error"
 
 
 def test_stream_bad_reasoning_text() -> None:

@@ -191,7 +191,7 @@ class Decoder:
         elif t == "message_delta" or t == "message_start":
             holder, where = ev, ""
             if t == "message_start":
-                self.out.response_started()
+                self.out.response_started(t)
                 holder, where = opt_map(ev, "message", "") or {}, "message"
                 content = holder.get("content")
                 if content:
@@ -209,7 +209,7 @@ class Decoder:
                 self.out.finish(md.get("stop_reason"))
             self.acc.keep(ev)
         elif t == "error":
-            self.out.error_event(ev)
+            self.out.error_event(ev, t)
         elif type(t) is not str:
             if t is None:
                 raise missing("", "type", "a string")

@@ -205,10 +205,13 @@ class Decoder:
             resp = opt_map(ev, "response", "")
             if resp is not None:
                 self._response(resp)
+            if t == "response.failed":  # the response's error object (P16)
+                self.acc.keep(ev)
+                self.out.error_event(resp, t)
         elif t == "response.created":
-            self.out.response_started()
+            self.out.response_started(t)
         elif t == "error":
-            self.out.error_event(ev)
+            self.out.error_event(ev, t)
         if t in _KEPT:
             self.acc.keep(ev)
 

@@ -33,7 +33,8 @@ TOP, CHOICE, LEGACY = object(), object(), object()
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
 
-    __slots__ = ("_after_text", "_choice", "_chunk_segment", "_nkeys", "_parts", "acc", "out")
+    __slots__ = ("_after_text", "_choice", "_chunk_segment", "_finished", "_nkeys", "_parts",
+                 "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
@@ -46,6 +47,7 @@ class Decoder:
         self._chunk_segment = _FIRST_CHUNK  # the Mistral thinking segment
         self._after_text = False
         self._nkeys = -1  # the number of top-level keys of the last chunk whose keys were kept
+        self._finished: Any = self  # the id of the chunk that gave the finish reason
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event.
@@ -56,9 +58,13 @@ class Decoder:
         """
         parts = self._parts
         out = self.out
+        if self._finished is not self and ev.get("id") != self._finished and ev.get("choices"):
+            out.new_response(f"a chunk with the new id {ev.get('id')!r} after a finish")  # P17
         if len(ev) != self._nkeys or "usage" in ev:
             self._nkeys = len(ev)
             parts.append((TOP, ev))  # (chunks of one shape repeat their top-level keys)
+        if "error" in ev and ev["error"] is not None:
+            out.error_event(ev, "error")  # an error chunk (P16)
         choices = ev.get("choices")
         if type(choices) is not list:
             if choices is None:
@@ -67,7 +73,7 @@ class Decoder:
                     if not isinstance(t, str) or t not in KEEP_ALIVE:
                         raise missing("", "choices", "an array")
                     if t == "error":
-                        out.error_event(ev)
+                        out.error_event(ev, t)
                     return
                 choices = ()
             elif not isinstance(choices, (list, tuple)):
@@ -84,6 +90,7 @@ class Decoder:
                 parts.append((CHOICE, c))
                 if c.get("finish_reason") is not None:
                     out.finish(c.get("finish_reason"))
+                    self._finished = ev.get("id")
             key = "delta"
             delta = c.get(key)
             if delta is None:
