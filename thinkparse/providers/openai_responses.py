@@ -145,6 +145,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             segs, red = reasoning_parts(item, ("output", i))
             segments.extend(segs)
             redacted = redacted or red
+        elif type(t) is not str and t is not None:
+            raise shape_error(("output", i), "type", "a string", t)
     return Parts(("".join(visible), segments, BLOCKS, redacted, None,
                  usage_at(d, "", _COUNTS, _DETAILS), _finish_reason(d)))
 

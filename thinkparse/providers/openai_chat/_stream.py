@@ -15,6 +15,7 @@ from .._access import (
     jsonify,
     maps,
     missing,
+    opt_index,
     opt_list,
     opt_map,
     opt_str,
@@ -29,6 +30,13 @@ _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
 #: The decoder's parts that are not delta fields: a chunk, a choice, a legacy text piece.
 TOP, CHOICE, LEGACY = object(), object(), object()
+
+def _check_tools(delta: Mapping[str, Any], where: Where) -> None:
+    """A delta's ``tool_calls``: an array of objects whose ``index`` is an integer or absent
+    (the accumulator keys the calls by it, P8)."""
+    for j, item in enumerate(opt_list(delta, "tool_calls", where) or ()):
+        opt_index(item_map(item, (where, "tool_calls"), j), "index", (where, "tool_calls", j))
+
 
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
@@ -110,6 +118,8 @@ class Decoder:
                 parts.append((k, v))
                 if type(v) is not str:  # (a string subclass is read as a string below)
                     if v is None or not (k in _TEXT or k == "reasoning_details"):
+                        if k == "tool_calls" and v is not None:
+                            _check_tools(delta, ("choices", i, key))
                         continue
                     where = ("choices", i, key)
                     if k == "reasoning_details":
