@@ -189,3 +189,28 @@ def test_stream_bad_reasoning_text() -> None:
     with pytest.raises(ResponseShapeError) as info:
         StreamNormalizer().feed(rdelta(0, text=5))
     assert info.value.path == "contentBlockDelta.delta.reasoningContent.text"
+
+
+def test_signature_only_reasoning_is_a_block() -> None:
+    # X1: a reasoningText holding only a signature (no text) is kept as an opaque block with its
+    # signature, in a response and in a stream, and given back on the next turn
+    resp = {"output": {"message": {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"signature": "sig-1"}}}, {"text": "hi"}]}},
+        "stopReason": "end_turn"}
+    x = normalize(resp)
+    assert (x.visible, x.reasoning, x.signatures) == ("hi", None, ("sig-1",))
+    assert [(b.kind, b.text, b.signature) for b in x.blocks] == [("opaque", "", "sig-1")]
+    sn = StreamNormalizer()
+    for e in [{"messageStart": {"role": "assistant"}},
+              {"contentBlockDelta": {"contentBlockIndex": 0,
+                                     "delta": {"reasoningContent": {"signature": "sig-1"}}}},
+              {"contentBlockStop": {"contentBlockIndex": 0}},
+              {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"text": "hi"}}},
+              {"contentBlockStop": {"contentBlockIndex": 1}},
+              {"messageStop": {"stopReason": "end_turn"}}]:
+        sn.feed(e)
+    sn.close()
+    assert sn.result.blocks == x.blocks
+    assert sn.message == {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"text": "", "signature": "sig-1"}}},
+        {"text": "hi"}]}
