@@ -413,18 +413,20 @@ def _chat_turn(**message: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("turn", "path", "message"), [
-    (_chat_turn(tool_calls=-1), "message.tool_calls", "expected an array or null, got a number"),
-    (_chat_turn(tool_calls=2.5), "message.tool_calls", "expected an array or null, got a number"),
+    (_chat_turn(tool_calls=-1), "choices[0].message.tool_calls",
+     "expected an array or null, got a number"),
+    (_chat_turn(tool_calls=2.5), "choices[0].message.tool_calls",
+     "expected an array or null, got a number"),
     ({"candidates": [{"content": {"role": "model", "parts": [
         {"text": "t", "thought": True, "thoughtSignature": "c2ln"}, {"text": "hi"}]}}]},
      None, None),
     ({"object": "response", "model": "m", "output": [
         {"type": "reasoning", "id": "rs", "summary": [], "encrypted_content": "e"},
         {"type": ["function_call"], "call_id": "c", "name": "f", "arguments": "{}"}]},
-     "message[1].type", "expected a string, got an array"),
+     "output[1].type", "expected a string, got an array"),
 ])
 def test_x3_update_malformed_turn_names_the_path(turn: Any, path: Any, message: Any) -> None:
-    # X3, X5, P8: the turn's to_message form (message...) is read for its identity
+    # X3, X5, P8: a malformed turn is refused with the JSON path of the response
     from thinkparse import ReasoningContext, ResponseShapeError
 
     ctx = ReasoningContext()

@@ -118,7 +118,7 @@ class Turn:
 def _not_json() -> ResponseShapeError:
     # The turn is copied as JSON data (X1, X2): a cyclic value (a dict holding itself) or one
     # nested deeper than the interpreter's recursion allows is not JSON a provider sent.
-    return ResponseShapeError("", "a cyclic or too deeply nested value is not JSON data")
+    return ResponseShapeError("", "turn: a cyclic or too deeply nested value is not JSON data")
 
 
 def check_family_choice(family: Family, choice: int) -> None:
