@@ -23,7 +23,7 @@ from .._access import (
 from .._assemble import BLOCKS, FIELD
 from .._collector import Collector, SegmentKey
 from .._family import KEEP_ALIVE, Accumulator
-from ._read import _FIELDS, _TEXT, _detail, content_parts, usage_figures
+from ._read import _FIELDS, _TEXT, _detail, call_signatures, content_parts, usage_figures
 
 _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
@@ -98,11 +98,13 @@ class Decoder:
                     break
             if type(delta) is not dict:
                 delta = opt_map(c, key, ("choices", i))
-            refusal = rc = r = items = None
+            refusal = rc = r = items = calls = None
             for k, v in delta.items():
                 parts.append((k, v))
                 if type(v) is not str:  # (a string subclass is read as a string below)
                     if v is None or not (k in _TEXT or k == "reasoning_details"):
+                        if k == "tool_calls" and v:
+                            calls = opt_list(delta, k, ("choices", i, key))
                         continue
                     where = ("choices", i, key)
                     if k == "reasoning_details":
@@ -130,6 +132,9 @@ class Decoder:
                 text = rc or r
                 if text:
                     out.reasoning(_FIELD_SEGMENT, text, FIELD)
+            if calls:  # Gemini's thought signatures (P15)
+                for sig in call_signatures(calls, ("choices", i, key, "tool_calls")):
+                    out.signature(sig)
             break
         if "usage" in ev or "x_groq" in ev:
             out.usage(usage_figures(ev))
