@@ -388,6 +388,9 @@ def test_p15_event_type_missing_after_the_family_is_known() -> None:
     assert err.value.path == "event_type"
     with pytest.raises(ResponseShapeError):
         sn.feed({"event_type": 3})
+    with pytest.raises(ResponseShapeError) as err:
+        sn.feed({"event_type": []})  # (not hashable: never looked up in a set)
+    assert err.value.path == "event_type"
 
 
 def test_p15_sdk_stream_objects() -> None:

@@ -225,6 +225,10 @@ class Decoder:
             key = "step" if t == "step.start" else "content"
             self._step(idx, req_map(ev, key), key)
             self.acc.keep(ev)
+        elif not isinstance(t, str):
+            if t is None:
+                raise missing("", "event_type", "a string")
+            raise shape_error("", "event_type", "a string", t)
         elif t in _LIFECYCLE:
             if t == "interaction.created" or t == "interaction.start":
                 self.out.response_started()
@@ -240,10 +244,6 @@ class Decoder:
             self.acc.keep(ev)
         elif t == "error":
             self.out.error_event(ev)
-        elif type(t) is not str:
-            if t is None:
-                raise missing("", "event_type", "a string")
-            raise shape_error("", "event_type", "a string", t)
         # step.stop, content.stop and unknown event types carry nothing to read
 
     def _signature(self, idx: Any, value: Any, where: Where) -> None:
