@@ -30,7 +30,7 @@ SOURCES = [
 ] + [ROOT / "README.md", ROOT / "setup.py"]
 
 #: Every rule family and its ids, as the behaviour document numbers them.
-RULES = {"A": 4, "R": 8, "T": 10, "S": 7, "P": 15, "X": 5, "B": 2, "D": 5, "H": 3, "C": 6, "W": 5,
+RULES = {"A": 4, "R": 8, "T": 10, "S": 7, "P": 18, "X": 5, "B": 2, "D": 5, "H": 3, "C": 6, "W": 5,
          "M": 1, "F": 8}
 
 

@@ -300,8 +300,9 @@ class ThinkSplitter(Runnable):  # type: ignore[misc]
 
     Args:
         **think_options: ``tags``, ``delimiters``, ``start_in_reasoning`` (not ``"auto"``),
-            ``code_aware``, ``max_tentative``, ``preset``; without them each message uses the
-            preset of its model name (P13), else the defaults.
+            ``code_aware``, ``max_tentative``, ``preset``, ``terminators``, ``answer``,
+            ``prompt``; without them each message uses the preset of its model name (P13),
+            else the defaults.
 
     Raises:
         TypeError: an unknown option.

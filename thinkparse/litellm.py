@@ -186,7 +186,8 @@ class ThinkParseLogger(CustomLogger):  # type: ignore[misc]
         run_id: the trace's run, likewise.
         budget: a :class:`~thinkparse.BudgetTracker` that counts each recorded turn.
         **think_options: ``tags``, ``delimiters``, ``start_in_reasoning`` (not ``"auto"``),
-            ``code_aware``, ``max_tentative``, ``preset``; without them, the model's preset.
+            ``code_aware``, ``max_tentative``, ``preset``, ``terminators``, ``answer``,
+            ``prompt``; without them, the model's preset.
 
     Raises:
         TypeError: a wrong argument type, a missing key with ``store``, an unknown option.

@@ -176,19 +176,53 @@ def test_error_events_are_errors(tmp_path: Path) -> None:
     proc = run("--stream", "-r", stdin=body)
     assert (proc.stdout, proc.returncode) == (b"I need to find\n", 1)
     assert proc.stderr == (
-        b"<stdin>: event 5: the provider reported an error: overloaded_error: Overloaded\n"
+        b"<stdin>: event 5: the provider reported an error (error): overloaded_error: Overloaded\n"
     )
     f = tmp_path / "s.txt"
     f.write_bytes(body)
     check_cli(
         run(f),
         "",
-        f"{f}: event 5: the provider reported an error: overloaded_error: Overloaded\n",
+        f"{f}: event 5: the provider reported an error (error): overloaded_error: Overloaded\n",
         1,
     )
     lines = b'{"model": "m", "message": {"role": "assistant", "content": "a"}, "done": false}\n'
     proc = run("--stream", stdin=lines + b'{"error": "model not found"}\n')
     assert (proc.returncode, proc.stderr) == (
         1,
-        b"<stdin>:2: the provider reported an error: model not found\n",
+        b"<stdin>:2: the provider reported an error (error): model not found\n",
     )
+
+
+def test_provider_error_prints_what_arrived(tmp_path: Path) -> None:
+    # P16: a saved stream that ends with a provider error prints what arrived before it
+    # (marked incomplete in JSON), says the error in one line on stderr and exits 1.
+    start = ANTHROPIC["events"][:4]
+    body = sse(start) + (
+        b'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", '
+        b'"message": "Overloaded"}}\n\n'
+    )
+    f = tmp_path / "s.txt"
+    f.write_bytes(body)
+    proc = run(f, "-r")
+    assert (proc.stdout, proc.returncode) == (b"I need to find\n", 1)
+    proc = run(f, "--json")
+    assert proc.returncode == 1
+    obj = json.loads(proc.stdout)
+    assert (obj["reasoning"], obj["visible"], obj["incomplete"]) == ("I need to find", "", True)
+    assert proc.stderr.decode().count("\n") == 1
+    assert "overloaded_error: Overloaded" in proc.stderr.decode()
+    failed = [
+        {"type": "response.created", "response": {"id": "r", "status": "in_progress",
+                                                  "output": []}},
+        {"type": "response.output_text.delta", "output_index": 0, "content_index": 0,
+         "item_id": "m", "delta": "Partial answer"},
+        {"type": "response.failed", "response": {"id": "r", "status": "failed", "output": [],
+                                                 "error": {"code": "server_error",
+                                                           "message": "The model failed."}}},
+    ]
+    g = tmp_path / "failed.json"
+    g.write_text(json.dumps(failed))
+    check_cli(run(g), "Partial answer\n",
+              f"{g}: event [2]: the provider reported an error (response.failed): "
+              "server_error: The model failed.\n", 1)

@@ -7,7 +7,15 @@ from typing import Any, Optional
 import pytest
 from _support import expected_extraction
 
-from thinkparse import Delta, Extraction, ResponseShapeError, StreamNormalizer, Usage, normalize
+from thinkparse import (
+    Delta,
+    Extraction,
+    ProviderError,
+    ResponseShapeError,
+    StreamNormalizer,
+    Usage,
+    normalize,
+)
 
 NO_USAGE = Usage()
 
@@ -167,10 +175,13 @@ def test_stream_signature_released_at_close() -> None:
     assert r.signatures == ("S1S2",)
 
 
-def test_stream_exception_event_is_empty() -> None:
-    # decision: stream exception events carry no text
-    deltas, _ = run([{"throttlingException": {"message": "slow down"}}])
-    assert deltas == [("", ""), ("", "")]
+def test_stream_exception_event_raises() -> None:
+    # P16: a stream exception event ends the message with ProviderError; its key is the type
+    sn = StreamNormalizer()
+    with pytest.raises(ProviderError) as info:
+        sn.feed({"throttlingException": {"message": "slow down"}})
+    assert (info.value.type, info.value.message) == ("throttlingException", "slow down")
+    assert sn.close() == ("", "") and sn.result.finish_reason == "error"
 
 
 def test_stream_bad_reasoning_text() -> None:
@@ -178,3 +189,28 @@ def test_stream_bad_reasoning_text() -> None:
     with pytest.raises(ResponseShapeError) as info:
         StreamNormalizer().feed(rdelta(0, text=5))
     assert info.value.path == "contentBlockDelta.delta.reasoningContent.text"
+
+
+def test_signature_only_reasoning_is_a_block() -> None:
+    # X1: a reasoningText holding only a signature (no text) is kept as an opaque block with its
+    # signature, in a response and in a stream, and given back on the next turn
+    resp = {"output": {"message": {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"signature": "sig-1"}}}, {"text": "hi"}]}},
+        "stopReason": "end_turn"}
+    x = normalize(resp)
+    assert (x.visible, x.reasoning, x.signatures) == ("hi", None, ("sig-1",))
+    assert [(b.kind, b.text, b.signature) for b in x.blocks] == [("opaque", "", "sig-1")]
+    sn = StreamNormalizer()
+    for e in [{"messageStart": {"role": "assistant"}},
+              {"contentBlockDelta": {"contentBlockIndex": 0,
+                                     "delta": {"reasoningContent": {"signature": "sig-1"}}}},
+              {"contentBlockStop": {"contentBlockIndex": 0}},
+              {"contentBlockDelta": {"contentBlockIndex": 1, "delta": {"text": "hi"}}},
+              {"contentBlockStop": {"contentBlockIndex": 1}},
+              {"messageStop": {"stopReason": "end_turn"}}]:
+        sn.feed(e)
+    sn.close()
+    assert sn.result.blocks == x.blocks
+    assert sn.message == {"role": "assistant", "content": [
+        {"reasoningContent": {"reasoningText": {"text": "", "signature": "sig-1"}}},
+        {"text": "hi"}]}

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from thinkparse import (
     Extraction,
+    ProviderError,
     ResponseShapeError,
     StreamNormalizer,
     ThinkParseError,
@@ -27,9 +28,6 @@ from thinkparse import (
     to_message,
 )
 from thinkparse._types import turn_of
-from thinkparse.providers import cohere
-from thinkparse.providers._collector import Collector
-from thinkparse.providers._options import DEFAULT_STREAM
 
 
 def ex(visible: str, reasoning: Optional[str], fmt: str, **kw: Any) -> Extraction:
@@ -228,22 +226,23 @@ def test_stream_message_start_holding_items() -> None:
 
 
 def test_stream_error_is_recognisable() -> None:
-    # message-end carries a stream's failure: delta.error and finish_reason ERROR reach the
-    # collector's error report; the result keeps what came before
-    for end in ({"finish_reason": "ERROR", "error": "internal error"},
-                {"finish_reason": "ERROR"}, {"error": "internal error"}):
-        out = Collector(DEFAULT_STREAM)
-        dec = cohere.Decoder(out)
-        dec.event(delta("text", "partial"))
-        ev = {"type": "message-end", "delta": end}
-        dec.event(ev)
-        assert out.errors == [ev]
-    out = Collector(DEFAULT_STREAM)
-    cohere.Decoder(out).event({"type": "message-end", "delta": {"finish_reason": "COMPLETE"}})
-    assert out.errors is None
+    # P16: message-end carries a stream's failure: delta.error or finish_reason ERROR raise
+    # ProviderError (type: the finish reason; message: the error text); the result keeps what
+    # came before, with finish_reason "error"
+    for end, kind, message in (
+            ({"finish_reason": "ERROR", "error": "internal error"}, "ERROR", "internal error"),
+            ({"finish_reason": "ERROR"}, "ERROR", None),
+            ({"error": "internal error"}, None, "internal error")):
+        sn = StreamNormalizer()
+        sn.feed(delta("text", "partial"))
+        with pytest.raises(ProviderError) as info:
+            sn.feed({"type": "message-end", "delta": end})
+        assert (info.value.type, info.value.message, info.value.event) == (
+            kind, message, "message-end")
+        assert (sn.result.visible, sn.result.finish_reason) == ("partial", "error")
     sn = stream([delta("text", "partial"), {"type": "message-end", "delta": {
-        "finish_reason": "ERROR", "error": "internal error"}}])
-    assert (sn.result.visible, sn.result.finish_reason) == ("partial", "ERROR")
+        "finish_reason": "COMPLETE"}}])
+    assert (sn.result.visible, sn.result.finish_reason) == ("partial", "COMPLETE")
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,8 @@
 
 ``normalize`` hands the answer to the scan front end (``text_splitter``): these properties pin
 the result to the public ``split_think`` with the same options -- the defaults with
-``start_in_reasoning="auto"``, each preset, and the preset of the model the payload names.
+``start_in_reasoning="auto"``, each preset with its own start mode (P18), and the preset of the
+model the payload names.
 """
 
 from __future__ import annotations
@@ -29,11 +30,17 @@ def chat(content: str, model: Optional[str] = None) -> dict[str, Any]:
 
 
 def expected(text: str, **options: Any) -> tuple[str, Optional[str]]:
-    """P3: split like split_think(text, "auto"); both parts stripped when markup was found; the
-    content as it is (whitespace-only: "") when not (P1)."""
-    s = split_think(text, start_in_reasoning="auto", **options)
+    """P3: split like split_think(text), in reasoning for a preset whose template opens the
+    block (P18), else "auto" (T10); both parts stripped when markup was found (a removed
+    answer wrapper counts, F3); the content as it is (whitespace-only: "") when not (P1)."""
+    preset = options.get("preset")
+    opens = preset is not None and PRESETS[preset].get("start_in_reasoning") is True
+    auto = {} if opens else {"start_in_reasoning": "auto"}
+    s = split_think(text, **auto, **options)
     if s.reasoning is None:
-        return ("" if text.isspace() else text), None
+        if s.visible == text:
+            return ("" if text.isspace() else text), None
+        return s.visible.strip(), None
     return s.visible.strip(), s.reasoning.strip() or None
 
 
@@ -52,7 +59,7 @@ TAG_PRESETS = sorted(p for p, options in PRESETS.items() if "channel" not in opt
 
 @pytest.mark.parametrize("preset", TAG_PRESETS)
 def test_preset_split_is_split_think_with_the_preset(preset: str) -> None:
-    # W4: an explicit preset, with "auto" unless start_in_reasoning is given
+    # W4: an explicit preset; in reasoning when its template opens the block (P18), else "auto"
     for text in ["<think>a</think>b", "a</think>b", "x <think>y", "```\n<think>\n```", "[THINK]",
                  "[THINK]r[/THINK]v", "plain", "a<tool_call>b"]:
         r = normalize(chat(text), preset=preset)

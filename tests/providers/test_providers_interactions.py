@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import (
+    ProviderError,
     ResponseShapeError,
     StreamNormalizer,
     UnknownProviderError,
@@ -20,8 +21,8 @@ from thinkparse import (
     to_message,
 )
 
-SIG_A = "CiQBvj72+y6VX8BA4jMLQJOJvw+XWxadOcgaygxn/UK4Wl8S"
-SIG_B = "EtACCs0CAb4+9vvhaZ9sAhdYaVytJYwmXqKqaWpz/eh42dBI"
+SIG_A = "Q2lUaGlua1NpZ0EtdGVzdC1zaWduYXR1cmUtb25lLTAx"
+SIG_B = "U2lnQi10ZXN0LXNpZ25hdHVyZS10d28tMDIteHl6MTIz"
 THOUGHT = {"type": "thought", "signature": SIG_A,
            "summary": [{"type": "text", "text": "**Planning**\n\nCall the tool.\n\n"}]}
 CALL = {"type": "function_call", "id": "k7x2", "name": "get_weather",
@@ -277,31 +278,31 @@ def test_p15_stream_truncated_arguments_raise_on_message() -> None:
     assert err.value.path == "steps[0].arguments"
 
 
-def test_p15_stream_error_event_and_started(monkeypatch: pytest.MonkeyPatch) -> None:
-    # the decoder hands the wire's own signals to the collector: a response begins at
-    # interaction.created (legacy interaction.start), the provider failed at an error event
-    from thinkparse.providers._collector import Collector
-
-    said: list[Any] = []
-    monkeypatch.setattr(Collector, "error_event", lambda self, ev: said.append(ev))
-    monkeypatch.setattr(Collector, "response_started", lambda self: said.append("started"))
+def test_p15_stream_error_event_and_started() -> None:
+    # P16: an error event ends the message with ProviderError (error.code, error.message); P17:
+    # a second interaction.created (legacy interaction.start) is a second response
     err = {"event_type": "error", "error": {"code": "gateway_timeout",
                                             "message": "Deadline expired."}}
     sn = StreamNormalizer()
     sn.feed(created())
     sn.feed(delta(0, type="text", text="Part"))
-    sn.feed(err)
-    sn.feed({"event_type": "interaction.start", "interaction": {"id": "v2"}})
-    sn.close()
-    assert said == ["started", err, "started"]
+    with pytest.raises(ProviderError) as info:
+        sn.feed(err)
+    assert (info.value.type, info.value.message) == ("gateway_timeout", "Deadline expired.")
+    assert (sn.result.visible, sn.result.finish_reason) == ("Part", "error")
+    sn = StreamNormalizer()
+    sn.feed(created())
+    sn.feed(delta(0, type="text", text="Part"))
+    with pytest.raises(ResponseShapeError, match=r"interaction\.start"):
+        sn.feed({"event_type": "interaction.start", "interaction": {"id": "v2"}})
     assert (sn.result.visible, sn.result.finish_reason) == ("Part", "in_progress")
 
 
 def test_p15_stream_decides_on_its_first_event() -> None:
-    # an error event with event_type decides the family (its text is recorded)
+    # an error event with event_type decides the family, then ends the message (P16)
     sn = StreamNormalizer()
-    sn.feed({"event_type": "error", "error": {"code": "not_found", "message": "m"}})
-    sn.close()
+    with pytest.raises(ProviderError, match="not_found: m"):
+        sn.feed({"event_type": "error", "error": {"code": "not_found", "message": "m"}})
     assert sn.result.provider == "gemini"
     # generateContent chunks and Interactions events each keep their own decoder
     sn = run([{"candidates": [{"content": {"parts": [{"text": "a"}]}}]}])

@@ -301,15 +301,24 @@ def test_model_dump_error_propagates() -> None:
 
 
 def test_real_model_table() -> None:
-    # P13 with the model table: a template-opened model's reasoning, and a preset whose
-    # start_in_reasoning is True acts as "auto" in one-shot (a plain answer stays visible)
+    # P13 with the model table: a template-opened model's reasoning; P18: the preset's start
+    # mode applies one-shot as in a stream (a reply that never closes the block is reasoning),
+    # and F7's unclosed="auto" makes it the answer when the model stopped by itself
     from thinkparse import preset_for_model
 
     assert preset_for_model("MiniMax-M2") is not None
     x = normalize(chat("a plan</think>the answer", model="MiniMax-M2"))
-    assert (x.visible, x.reasoning) == ("the answer", "a plan")
+    assert (x.visible, x.reasoning, x.reasoning_closed) == ("the answer", "a plan", True)
+    assert x.preset == preset_for_model("MiniMax-M2")
     x = normalize(chat("Just 4.", model="deepseek-r1"))
-    assert (x.visible, x.reasoning) == ("Just 4.", None)
+    assert (x.visible, x.reasoning, x.reasoning_closed) == ("", "Just 4.", False)
+    stopped = chat("Just 4.", model="deepseek-r1")
+    stopped["choices"][0]["finish_reason"] = "stop"
+    x = normalize(stopped, unclosed="auto")
+    assert (x.visible, x.reasoning, x.reasoning_closed) == ("Just 4.", None, None)
+    stopped["choices"][0]["finish_reason"] = "length"
+    x = normalize(stopped, unclosed="auto")
+    assert (x.visible, x.reasoning, x.reasoning_closed) == ("", "Just 4.", False)
     sn = StreamNormalizer()
     sn.feed({"model": "MiniMax-M2", "choices": [{"index": 0, "delta": {"content": "a plan"}}]})
     sn.feed({"model": "MiniMax-M2", "choices": [{"index": 0, "delta": {"content": "</think>x"}}]})

@@ -200,7 +200,7 @@ def test_streamed_turn_equals_one_shot(
     family: Callable[..., Turn], th: list[str], ans: str, sig: str, args: str,
     cuts: list[int],
 ) -> None:
-    # X1, X2: one-shot and streamed blocks (with their wire) and messages are equal
+    # X1, X2, P18: one-shot and streamed blocks (with their wire), messages and results are equal
     resp, events = family(th, ans, sig, args, cuts)
     resp_copy, events_copy = copy.deepcopy(resp), copy.deepcopy(events)
     x = normalize(resp)
@@ -216,4 +216,7 @@ def test_streamed_turn_equals_one_shot(
     assert x.signatures == tuple(b.signature for b in x.blocks if b.signature)
     assert y.signatures == tuple(b.signature for b in y.blocks if b.signature)
     assert (x.reasoning, x.visible) == (y.reasoning, y.visible)
+    # P18: the same rules one-shot and streamed, the rest of the result included
+    assert (x.usage, x.finish_reason, x.format, x.reasoning_closed, x.preset) == (
+        y.usage, y.finish_reason, y.format, y.reasoning_closed, y.preset)
     assert resp == resp_copy and events == events_copy  # inputs never mutated

@@ -73,10 +73,11 @@ def test_deltas_are_delta_objects() -> None:
 
 # --- family decision (P8, P9) --------------------------------------------------------------------
 def test_keepalives_decide_nothing() -> None:
-    # P9: ping (and error) events give empty deltas and leave the family undecided
+    # P9: ping events give empty deltas and leave the family undecided (an error event ends
+    # the message instead: P16, tests/providers/test_providers_errors.py)
     sn = StreamNormalizer()
     assert sn.feed({"type": "ping"}) == ("", "")
-    assert sn.feed({"type": "error", "error": {"type": "overloaded_error"}}) == ("", "")
+    assert sn.feed({"type": "ping"}) == ("", "")
     assert sn.feed(chunk(content="x")) == ("x", "")
     sn.close()
     assert sn.result.provider == "openai_chat"

@@ -44,6 +44,9 @@ OPTION_SETS: list[dict[str, Any]] = [
     {"code_aware": False},
     {"max_tentative": 3},
     {"preset": "deepseek-r1", "start_in_reasoning": False},
+    {"start_in_reasoning": True, "terminators": ["<tool_call>"]},  # F2
+    {"answer": [("<final>", "</final>")]},  # F3
+    {"prompt": "<|im_start|>assistant\n<think>\n"},  # F4
 ]
 PIECES = ["<think>", "</think>", "<th", "ink>", "</", "think", ">", "plan", "A", " ", "\n",
           "`", "```", "[T]", "[/T]", "[THINK]", "[/THINK]", "<reasoning>", "</reasoning>",

@@ -47,7 +47,8 @@ PIECES = ["<think>", "</think>", "<th", "ink>", "</", "plan", " ", "\n", "`", "[
 OPTION_SETS: list[dict[str, Any]] = [
     {}, *({"preset": p} for p in PRESET_NAMES), {"tags": ["reasoning"]},
     {"delimiters": [("[T]", "[/T]")]}, {"start_in_reasoning": True}, {"code_aware": False},
-    {"max_tentative": 3},
+    {"max_tentative": 3}, {"start_in_reasoning": True, "terminators": ["<tool_call>"]},
+    {"answer": [("<final>", "</final>")]}, {"prompt": "<|im_start|>assistant\n<think>\n"},
 ]
 
 

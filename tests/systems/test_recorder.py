@@ -14,6 +14,7 @@ from thinkparse import (
     BudgetEvent,
     BudgetTracker,
     Delta,
+    ProviderError,
     ScannerClosedError,
     StreamNormalizer,
     TraceRecorder,
@@ -225,3 +226,27 @@ def test_recorders_in_threads_share_store_and_budget(tmp_path: Path) -> None:  #
     assert store.count(session_key="shared") == 100
     assert budget.used("shared") == 100 * 5  # 20 chars -> 5 tokens each
     store.close()
+
+
+def test_provider_error_stores_the_partial_turn() -> None:  # D5, P16
+    # An error event stores what came before, marked incomplete with the error, then raises.
+    store = TraceStore()
+    rec = TraceRecorder(store, **KEYS, metadata={"app": "x"})
+    rec.feed({"type": "message_start", "message": {"id": "m1", "role": "assistant",
+                                                   "content": [], "usage": {}}})
+    rec.feed({"type": "content_block_start", "index": 0,
+              "content_block": {"type": "thinking", "thinking": ""}})
+    rec.feed({"type": "content_block_delta", "index": 0,
+              "delta": {"type": "thinking_delta", "thinking": "Half a thought"}})
+    with pytest.raises(ProviderError, match="overloaded_error"):
+        rec.feed({"type": "error", "error": {"type": "overloaded_error",
+                                              "message": "Overloaded"}})
+    assert rec.closed
+    trace = rec.trace
+    assert trace.reasoning_text == "Half a thought"
+    assert trace.metadata == {"app": "x", "incomplete": True, "error": {
+        "type": "overloaded_error", "message": "Overloaded", "event": "error"}}
+    assert rec.result.finish_reason == "error"
+    assert store.get(trace.id) == trace
+    with pytest.raises(ScannerClosedError):
+        rec.feed({"type": "ping"})

@@ -222,26 +222,3 @@ def ollama_chunk(record: dict[str, Any]) -> bool:
         and "model" in record
         and ("message" in record or "response" in record)
     )
-
-
-_RESULT_KEYS = ("choices", "candidates", "message", "response", "delta", "output", "content")
-
-
-def provider_error(event: dict[str, Any]) -> Optional[str]:
-    """The message of an error event in a stream, else None.
-
-    An event whose ``error`` field is an object or a string and that carries no result
-    (Anthropic's ``event: error`` with ``{"type": "error", "error": {...}}``, an
-    OpenAI-compatible ``{"error": {...}}``, Ollama's ``{"error": "..."}``) ends a stream that
-    would otherwise look like a short success: the command reports it and exits 1."""
-    error = event.get("error")
-    if error is None or any(k in event for k in _RESULT_KEYS):
-        return None
-    if isinstance(error, str):
-        return error
-    if isinstance(error, dict):
-        kind = error.get("type") or error.get("code")
-        text = error.get("message")
-        parts = [str(p) for p in (kind, text) if p is not None]
-        return ": ".join(parts) if parts else "an error event"
-    return None

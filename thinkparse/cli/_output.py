@@ -138,8 +138,10 @@ class Context:
             with contextlib.suppress(OSError):
                 self.out_file.close()
 
-    def emit(self, shown: str, result: Result, choice: Optional[int] = None) -> None:
-        """Write the output of one whole input (or of its choice ``choice``)."""
+    def emit(self, shown: str, result: Result, choice: Optional[int] = None,
+             incomplete: bool = False) -> None:
+        """Write the output of one whole input (or of its choice ``choice``); ``incomplete``:
+        the stream ended with a provider error (P16), marked ``"incomplete": true`` in JSON."""
         visible = result.visible
         reasoning = result.reasoning
         if self.pages is not None:
@@ -160,6 +162,8 @@ class Context:
                 obj["format"] = result.format
                 obj["reasoning_tokens"] = result.reasoning_tokens
                 obj["redacted"] = result.redacted
+            if incomplete:
+                obj["incomplete"] = True
             if self.args.explain:
                 obj.update(self.settings.evidence())
             self.stdout.write(encode_json(obj) + "\n")

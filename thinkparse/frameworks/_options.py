@@ -12,7 +12,8 @@ from thinkparse import ThinkScanner, preset_for_model
 
 __all__ = ["NO_OPTIONS", "check_options", "model_of", "options_for"]
 
-OPTIONS = ("tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset")
+OPTIONS = ("tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset",
+           "terminators", "answer", "prompt")
 NO_OPTIONS: dict[str, Any] = {}
 
 

@@ -64,20 +64,24 @@ def finish_text(reason: Any) -> Optional[str]:
 
 def assemble(visible: str, reasoning: Optional[str], fmt: str, redacted: bool,
              signatures: Optional[list[str]], figures: Optional[Figures], finish_reason: Any,
-             provider: str, turn: Any) -> Extraction:
+             provider: str, turn: Any, closed: Optional[bool] = None,
+             preset: Optional[str] = None) -> Extraction:
     """The :class:`~thinkparse.Extraction` of finished parts (both roads; the rules in the
     module docstring): ``visible`` after any inline split, ``turn`` the decoded turn or what
-    builds it on first use (``Extraction._turn``), the rest as reported."""
+    builds it on first use (``Extraction._turn``), ``closed`` whether the last block was
+    closed and ``preset`` the preset inline markup was read with (F7, F8), the rest as
+    reported."""
     if not reasoning or reasoning.isspace():
         reasoning = None
         fmt = NONE
+        closed = None
     if visible and visible.isspace():
         visible = ""
     if finish_reason is not None and type(finish_reason) is not str:
         finish_reason = finish_text(finish_reason)
     return new_result(
         visible, reasoning, redacted, tuple(signatures) if signatures else (), provider, fmt,
-        figures, finish_reason or None, turn,
+        figures, finish_reason or None, turn, closed, preset,
     )
 
 
@@ -87,7 +91,8 @@ _new = object.__new__
 
 def _fast_result(visible: str, reasoning: Optional[str], redacted: bool,
                  signatures: tuple[str, ...], provider: str, fmt: str, figures: Optional[Figures],
-                 finish_reason: Optional[str], turn: Any) -> Extraction:
+                 finish_reason: Optional[str], turn: Any, closed: Optional[bool] = None,
+                 preset: Optional[str] = None) -> Extraction:
     # The frozen dataclasses' __init__ costs about a microsecond for the two objects; filling
     # their own (key-sharing) __dict__ gives an equal object at a third of the cost: the last
     # step of every normalize and every stream's close() (docs/behaviour.md#performance).
@@ -115,31 +120,35 @@ def _fast_result(visible: str, reasoning: Optional[str], redacted: bool,
     d["usage"] = usage
     d["finish_reason"] = finish_reason
     d["_turn"] = turn
+    d["reasoning_closed"] = closed
+    d["preset"] = preset
     return e
 
 
 def _plain_result(visible: str, reasoning: Optional[str], redacted: bool,
                   signatures: tuple[str, ...], provider: str, fmt: str, figures: Optional[Figures],
-                  finish_reason: Optional[str], turn: Any) -> Extraction:
+                  finish_reason: Optional[str], turn: Any, closed: Optional[bool] = None,
+                  preset: Optional[str] = None) -> Extraction:
     if figures is None:
         usage = _EMPTY_USAGE
     else:
         usage = Usage(figures.input, figures.output, figures.reasoning, figures.total)
     return Extraction(
         visible, reasoning, usage.reasoning_tokens, tokens_estimate(reasoning), redacted,
-        signatures, provider, fmt, usage, finish_reason, turn,
+        signatures, provider, fmt, usage, finish_reason, turn, closed, preset,
     )
 
 
 def _fast_result_works() -> bool:
     try:
-        args = ("v", "r", True, ("s",), "p", "f", Figures((1, 2, 3, 4)), "stop", None)
+        args = ("v", "r", True, ("s",), "p", "f", Figures((1, 2, 3, 4)), "stop", None, True, "x")
         fe, e = _fast_result(*args), _plain_result(*args)
-        return fe == e and fe.usage == e.usage and repr(fe) == repr(e) and hash(fe) == hash(e)
+        return (fe == e and fe.usage == e.usage and repr(fe) == repr(e) and hash(fe) == hash(e)
+                and fe.__dict__ == e.__dict__)
     except Exception:
         return False
 
 
 #: Builds the :class:`~thinkparse.Extraction`: ``(visible, reasoning, redacted, signatures,
-#: provider, format, figures or None, finish reason, turn)``.
+#: provider, format, figures or None, finish reason, turn, closed, preset)``.
 new_result: Callable[..., Extraction] = _fast_result if _fast_result_works() else _plain_result

@@ -7,8 +7,14 @@ A stream's decoder (one per family, :mod:`._registry`) turns each event into par
 * ``signature(sig)``, ``redact()`` -- a reasoning signature; unreadable reasoning (P6);
 * ``visible(text)`` -- answer text, routed for inline markup (:class:`~._inline.InlineRouter`);
 * ``usage(figures)``, ``finish(reason)`` -- figures and the finish reason as reported (P12, W4);
-* ``error_event(event)``, ``response_started()`` -- the wire said the provider failed, or a new
-  response began (recorded for the stream; nothing reads them yet).
+* ``error_event(holder, event)`` -- the wire said the provider failed (P16): the finish reason
+  becomes ``"error"`` and :class:`~thinkparse.ProviderError` is raised with the provider's type
+  and message (:func:`error_fields`);
+* ``response_started(event)`` / ``new_response(what)`` -- a response begins: the second one in
+  a stream raises :class:`~thinkparse.ResponseShapeError` (P17) before anything of it is read.
+
+Either ends the message: :attr:`Collector.ended` holds the error, and the stream closes its
+collector (what came before stays readable as the result).
 
 What the parts release goes into the result and into :attr:`Collector.delta`, the
 :class:`~thinkparse.Delta` the stream takes after each event; at the end
@@ -30,12 +36,13 @@ decoder's accumulator, which the result keeps.  The rules:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, NoReturn, Optional
 
+from .._errors import ProviderError, ResponseShapeError, ThinkParseError
+from .._presets import PRESET_ALIASES
 from .._spec import SEPARATOR
 from .._types import EMPTY_DELTA, Delta, Extraction
-from ._access import Figures
+from ._access import Figures, as_map
 from ._assemble import HARMONY, TAGS, assemble, finish_text
 from ._inline import HARMONY_ROUTE, InlineRouter
 from ._options import StreamScanner, model_scanner
@@ -53,6 +60,27 @@ class SegmentKey(NamedTuple):
 
 
 _new_delta = tuple.__new__
+#: Where an error object names its type, in order of preference: a type name, the google.rpc
+#: status name (Gemini, whose ``code`` is the HTTP number), the code.
+_ERROR_TYPES = ("type", "status", "code")
+
+
+def error_fields(holder: Any) -> tuple[Any, Any]:
+    """The provider's ``(type, message)`` of an error report (P16): ``holder``'s ``error``
+    object (``type``, else ``status``, else ``code``; ``message``), or its ``error`` string as
+    the message, or, with no ``error``, its own ``code`` and ``message`` (the Responses
+    ``error`` event).  ``None`` for what is not there."""
+    m = as_map(holder)
+    if m is None:
+        return None, None
+    err = m.get("error")
+    if isinstance(err, str):
+        return m.get("code"), err
+    e = as_map(err)
+    if e is None:
+        return m.get("code"), m.get("message")
+    kind = next((v for k in _ERROR_TYPES if (v := e.get(k)) is not None and v != ""), None)
+    return kind, e.get("message")
 
 
 class Collector:
@@ -63,7 +91,7 @@ class Collector:
     __slots__ = (
         "_dedicated", "_figures", "_fmt", "_pending", "_pending_key", "_rea",
         "_redacted", "_released", "_router", "_scanner", "_segment", "_signatures", "_vis",
-        "delta", "errors", "finish_reason", "model", "responses",
+        "delta", "ended", "finish_reason", "model", "responses",
     )
 
     def __init__(self, scanner: StreamScanner) -> None:
@@ -87,10 +115,10 @@ class Collector:
         #: The model the stream names, when no option was given: its preset's scanner is used
         #: if the stream's first visible text needs one (P13).
         self.model: Optional[str] = None
-        #: Error events the wire carried, in order (``None``: none).
-        self.errors: Optional[list[Mapping[str, Any]]] = None
-        #: How many events said a new response began.
-        self.responses = 0
+        #: The error that ended the message (P16, P17), ``None`` while it goes on.
+        self.ended: Optional[ThinkParseError] = None
+        #: Whether an event said a response began.
+        self.responses = False
 
     # --- parts -------------------------------------------------------------------------------
     def reasoning(self, key: SegmentKey, text: str, fmt: str) -> None:
@@ -173,13 +201,28 @@ class Collector:
         if v or r:
             self._release(v, r)
 
-    def error_event(self, event: Mapping[str, Any]) -> None:
-        """The wire reported an error (an ``error`` event); kept in :attr:`errors`."""
-        self.errors = [*(self.errors or ()), event]
+    def error_event(self, holder: Any, event: str, kind: Any = None) -> NoReturn:
+        """The wire reported a failure in ``holder`` (the event, or the object in it that
+        carries the error), an event named ``event``; ``kind`` is the provider's type when
+        the event's key names it (Bedrock's exceptions) (P16)."""
+        typ, message = error_fields(holder)
+        self.finish_reason = "error"
+        err = self.ended = ProviderError(typ if kind is None else kind, message, event)
+        raise err
 
-    def response_started(self) -> None:
-        """An event said a response begins (``message_start``, ``response.created``...)."""
-        self.responses += 1
+    def response_started(self, event: str) -> None:
+        """An event named ``event`` said a response begins (``message_start``,
+        ``response.created``...); the second one is a new response (P17)."""
+        if self.responses:
+            self.new_response(f"a second {event!r} event")
+        self.responses = True
+
+    def new_response(self, what: str) -> NoReturn:
+        """``what`` began a second response in the stream: the message ends here (P17)."""
+        err = self.ended = ResponseShapeError("", (
+            f"{what} began a second response in one stream; the first response's result stays "
+            "readable; call reset() to decode the next one"))
+        raise err
 
     # --- stream bookkeeping ------------------------------------------------------------------
     def _release(self, v: str, r: str) -> None:
@@ -218,6 +261,14 @@ class Collector:
             reasoning = reasoning.strip()
         if fmt is None:
             fmt = HARMONY if router is not None and router.route == HARMONY_ROUTE else TAGS
+        closed: Optional[bool] = True if self._dedicated else None
+        preset = None
+        if router is not None:
+            if not self._dedicated:
+                closed = router.closed()
+            options = self._scanner[2]
+            preset = options.get("preset") if options else None
+            preset = preset and PRESET_ALIASES.get(preset, preset)
         turn = None
         if make_turn is not None and stream is not None:
             # Inline sections are found again from the content on first use (X1).
@@ -226,5 +277,5 @@ class Collector:
             turn = (make_turn, provider, None, choice, stream, found)
         return assemble(
             visible, reasoning, fmt, self._redacted, self._signatures, self._figures,
-            self.finish_reason, provider, turn,
+            self.finish_reason, provider, turn, closed, preset,
         )

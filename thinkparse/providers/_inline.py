@@ -62,30 +62,31 @@ from ._options import Splitter
 
 # --- whole texts -------------------------------------------------------------------------------
 def split_inline(
-    text: str, think: Optional[dict[str, Any]], split: Splitter
-) -> Optional[tuple[str, Optional[str], str]]:
-    """P3: ``(visible, reasoning, format)`` when ``text`` carries inline markup, else ``None``;
-    ``split`` is the ``<think>`` splitter of the checked one-shot options ``think`` (``None``:
-    the defaults)."""
+    text: str, think: Optional[dict[str, Any]], split: Splitter, unclosed: str
+) -> Optional[tuple[str, Optional[str], str, Optional[bool]]]:
+    """P3: ``(visible, reasoning, format, closed)`` when ``text`` carries inline markup, else
+    ``None``; ``split`` is the ``<think>`` splitter of the checked one-shot options ``think``
+    (``None``: the defaults), ``unclosed`` what a template-opened block that never closed
+    becomes (F7)."""
     if think is None and "<" not in text and "assistantfinal" not in text:
         # The defaults' usual answer: no tag and no harmony token can start without a "<",
         # and the stripped harmony form needs "assistantfinal".
         return None
     if looks_like_harmony(text):
         s = split_harmony(text)
-        visible, reasoning = s.visible, s.reasoning
+        visible, reasoning, closed = s.visible, s.reasoning, s.closed
         fmt = HARMONY
     else:
         if think is None and "<" not in text:
             return None
-        visible, reasoning = split(text)
+        visible, reasoning, closed = split(text, unclosed)
         if reasoning is None:
-            return None
+            return None if visible == text else (visible.strip(), None, NONE, None)
         fmt = TAGS
     reasoning = reasoning.strip() if reasoning is not None else None
     if not reasoning:
-        return visible.strip(), None, NONE
-    return visible.strip(), reasoning, fmt
+        return visible.strip(), None, NONE, None
+    return visible.strip(), reasoning, fmt, closed
 
 
 # --- streams -----------------------------------------------------------------------------------
@@ -188,6 +189,16 @@ class InlineRouter:
             v, r = self._harmony_feed("", released, final=True)
             return v1 + v, r1 + r
         return v1, r1
+
+    def closed(self) -> Optional[bool]:
+        """Whether the last inline reasoning block was closed (F7), ``None`` for no block."""
+        if self.route == THINK:
+            closed: Optional[bool] = self._scanner.reasoning_closed
+            return closed
+        if self.route == HARMONY_ROUTE:
+            closed = self._harmony.reasoning_closed
+            return closed
+        return None
 
     def found(self) -> bool:
         """Whether inline markup was found (the result is then stripped, P3)."""

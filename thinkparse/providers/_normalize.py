@@ -13,6 +13,14 @@ Decisions where docs/behaviour.md is silent:
 * A stream event given to ``normalize`` raises ``UnknownProviderError`` whose message says to
   use :class:`~thinkparse.StreamNormalizer`.
 * ``choice`` other than 0 for a family without choices raises ``ValueError`` naming ``choice``.
+* ``unclosed="auto"`` (F7) takes a block the template opened and the text never closed as the
+  answer when the finish reason says the model stopped by itself (:data:`STOPPED`: ``stop``,
+  ``end_turn``, ``STOP``, ``eos``, Cohere's ``COMPLETE``, a Responses or Interactions status
+  ``completed``), and as reasoning otherwise: a cut (``length``, ``max_tokens``,
+  ``MAX_TOKENS``, ``incomplete``...), a stop sequence, or no finish reason at all (Part I's
+  rule is the safe side: reasoning is never shown as an answer on a guess).
+* ``Extraction.reasoning_closed`` (F7) is the inline split's answer for inline markup, ``True``
+  for reasoning the provider separated (a field, blocks), ``None`` when there is none.
 """
 
 from __future__ import annotations
@@ -21,16 +29,22 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from .._spec import (
+    DEFAULT_ANSWER_OPT,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    DEFAULT_TERMINATORS_OPT,
     SEPARATOR,
+    AnswerOption,
+    TerminatorsOption,
+    UnclosedOption,
+    check_unclosed,
 )
 from .._types import Extraction
 from ._access import as_mapping
-from ._assemble import assemble
+from ._assemble import assemble, finish_text
 from ._inline import split_inline
 from ._options import check_choice, model_split, one_shot, think_options
 from ._registry import REGISTRY, check_provider, response_family
@@ -49,6 +63,10 @@ def normalize(
     start_in_reasoning: Union[bool, str] = DEFAULT_START_OPT,
     code_aware: bool = DEFAULT_CODE_AWARE_OPT,
     max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+    terminators: TerminatorsOption = DEFAULT_TERMINATORS_OPT,
+    answer: AnswerOption = DEFAULT_ANSWER_OPT,
+    prompt: Optional[str] = None,
+    unclosed: UnclosedOption = "reasoning",
 ) -> Extraction:
     """Reduce one provider response to its visible answer, reasoning and token counts.
 
@@ -64,14 +82,23 @@ def normalize(
             applies (P13).
         tags: as in :func:`~thinkparse.split_think`, for inline content.
         delimiters: as in :func:`~thinkparse.split_think`, for inline content.
-        start_in_reasoning: as in :func:`~thinkparse.split_think`; defaults to ``"auto"``.
+        start_in_reasoning: as in :func:`~thinkparse.split_think`; defaults to the preset's
+            start mode (given or from the model name, P18), else ``"auto"``.
         code_aware: as in :func:`~thinkparse.split_think`, for inline content.
         max_tentative: as in :func:`~thinkparse.split_think`, for inline content.
+        terminators: as in :func:`~thinkparse.split_think` (F2), for inline content.
+        answer: as in :func:`~thinkparse.split_think` (F3), for inline content.
+        prompt: as in :func:`~thinkparse.split_think` (F4): the rendered prompt decides the
+            start mode of inline content.
+        unclosed: what a block the template opened and the content never closed becomes:
+            ``"reasoning"`` (T6), ``"answer"``, or ``"auto"``: the answer when the finish
+            reason says the model stopped by itself, reasoning when it was cut (F7).
 
     Returns:
         :class:`~thinkparse.Extraction`: ``visible`` (P1), ``reasoning`` (P2-P4),
         ``reasoning_tokens`` (P5), ``tokens_est``, ``redacted`` (P6), ``signatures``,
-        ``provider``, ``format`` (P11), ``usage`` (P12), ``finish_reason`` and ``blocks`` (X1).
+        ``provider``, ``format`` (P11), ``usage`` (P12), ``finish_reason``, ``blocks`` (X1),
+        ``reasoning_closed`` (F7) and ``preset`` (F8).
 
     Raises:
         TypeError: ``response`` is not a mapping and has no ``model_dump()`` / ``to_dict()``,
@@ -92,25 +119,36 @@ def normalize(
         choice = check_choice(choice)
         check_family_choice(family, choice)
     given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
-                           preset), True)
+                           preset, terminators, answer, prompt), True)
+    if unclosed != "reasoning":
+        check_unclosed(unclosed, allow_auto=True)
     visible, segments, fmt, redacted, signatures, figures, reason = family.read(d, choice)
     reasoning = None
+    closed = None
     if segments:  # P2: the readable segments joined with a blank line
         reasoning = segments[0] if len(segments) == 1 else SEPARATOR.join(
             [s for s in segments if s and not s.isspace()])
+        closed = True
     inline = None
+    used = None
     if visible and not redacted and (not reasoning or reasoning.isspace()):
         # P3: inline markup, split with the caller's options, else the model's preset (P13)
         if given is None:
-            think, split = model_split(family.model(d))
+            think, split, used = model_split(family.model(d))
         else:
-            think, split = one_shot(given)
-        found = split_inline(visible, think, split)
+            think, split, used = one_shot(given)
+        if unclosed == "auto":
+            unclosed = "answer" if finish_text(reason) in STOPPED else "reasoning"
+        found = split_inline(visible, think, split, unclosed)
         if found is not None:
             source = visible
-            visible, reasoning, fmt = found
+            visible, reasoning, fmt, closed = found
             if reasoning is not None:
                 inline = (fmt, source, think)
     name = family.name
     return assemble(visible, reasoning, fmt, redacted, signatures, figures, reason, name,
-                    (Turn, name, d, choice, None, inline))
+                    (Turn, name, d, choice, None, inline), closed, used)
+
+
+#: Finish reasons that say the model stopped by itself (``unclosed="auto"``, F7).
+STOPPED = frozenset({"stop", "end_turn", "STOP", "eos", "COMPLETE", "completed"})

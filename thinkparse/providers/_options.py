@@ -9,9 +9,13 @@ payload (or a stream's first event naming one) names its model, ``preset_for_mod
 
 Decisions where docs/behaviour.md is silent:
 
-* One-shot (``normalize``): ``start_in_reasoning`` defaults to ``"auto"`` (T10) whether or not a
-  preset applies, so a model preset whose ``start_in_reasoning`` is ``True`` acts as ``"auto"``
-  there (a whole text shows whether the template opened the block).
+* One-shot (``normalize``): a preset whose template opens the block (given, or chosen by the
+  model name) starts in reasoning, exactly as in a stream (P18); ``prompt`` decides the start
+  when given (F4); otherwise ``start_in_reasoning`` defaults to ``"auto"`` (T10), which reads
+  a whole text as the stream's ``False`` does except for a leading ``reasoning</think>``.
+* A response that names no preset reports ``Extraction.preset`` ``None``; one whose text went
+  through the inline splitter reports the preset that filled the options (aliases resolved,
+  F8), given or chosen by the model name.
 * Streams: a model preset applies only while no content has gone through the inline scanner,
   i.e. when the event naming the model comes first (it always does on the real wire).
 * Where each family names its model is the family's own knowledge (its ``model`` function);
@@ -23,19 +27,27 @@ from __future__ import annotations
 from typing import Any, Callable, Optional
 
 from .._models import preset_for_model
+from .._presets import PRESET_ALIASES
 from .._spec import (
+    DEFAULT_ANSWER_OPT,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    DEFAULT_TERMINATORS_OPT,
     options_config,
+    preset_options,
 )
 from ..scan._scanner import ThinkScanner
-from ..scan._think import text_splitter
+from ..scan._think import closed_splitter
 
-#: ``(visible, reasoning)`` of a whole text (``split_think`` with options fixed in advance).
-Splitter = Callable[[str], "tuple[str, Optional[str]]"]
+#: ``(visible, reasoning, closed)`` of a whole text and an ``unclosed`` value (``split_think``
+#: with options fixed in advance, F7).
+Splitter = Callable[[str, str], "tuple[str, Optional[str], Optional[bool]]"]
+#: A one-shot split: the checked options (``None``: the defaults), the splitter they make and
+#: the preset that filled them (F8).
+OneShot = tuple[Optional[dict[str, Any]], Splitter, Optional[str]]
 
 #: The scanner options of ``normalize`` and ``StreamNormalizer``, in the order their values are
 #: handed to :func:`think_options`, each with the default that means "not given".
@@ -46,8 +58,12 @@ THINK_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("code_aware", DEFAULT_CODE_AWARE_OPT),
     ("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
     ("preset", None),
+    ("terminators", DEFAULT_TERMINATORS_OPT),
+    ("answer", DEFAULT_ANSWER_OPT),
+    ("prompt", None),
 )
-_TAGS, _DELIMITERS, _START, _CODE_AWARE, _MAX_TENTATIVE, _ = (d for _, d in THINK_OPTIONS)
+(_TAGS, _DELIMITERS, _START, _CODE_AWARE, _MAX_TENTATIVE, _, _TERMINATORS, _ANSWER,
+ _) = (d for _, d in THINK_OPTIONS)
 
 
 def think_options(values: tuple[Any, ...], allow_auto: bool) -> Optional[dict[str, Any]]:
@@ -57,9 +73,11 @@ def think_options(values: tuple[Any, ...], allow_auto: bool) -> Optional[dict[st
     Raises:
         TypeError, ValueError: an invalid option (named in the message).
     """
-    tags, delimiters, start, code_aware, max_tentative, preset = values
+    tags, delimiters, start, code_aware, max_tentative, preset, terminators, answer, prompt = (
+        values)
     if (tags is _TAGS and delimiters is _DELIMITERS and start is _START
-            and code_aware is _CODE_AWARE and max_tentative is _MAX_TENTATIVE and preset is None):
+            and code_aware is _CODE_AWARE and max_tentative is _MAX_TENTATIVE and preset is None
+            and terminators is _TERMINATORS and answer is _ANSWER and prompt is None):
         return None  # the usual call: one identity test per option of THINK_OPTIONS
     given = {name: v for (name, default), v in zip(THINK_OPTIONS, values) if v is not default}
     options_config(given, allow_auto=allow_auto)
@@ -81,33 +99,43 @@ def check_choice(choice: object) -> int:
 
 
 # --- one-shot: the inline split of a whole text ------------------------------------------------
-#: The one-shot options and splitter by model name, and by preset (the table is fixed).
-_SPLITTERS: dict[Optional[str], tuple[Optional[dict[str, Any]], Splitter]] = {}
-_PRESET_SPLITS: dict[Optional[str], tuple[Optional[dict[str, Any]], Splitter]] = {}
+#: The one-shot split by model name, and by preset (the table is fixed).
+_SPLITTERS: dict[Optional[str], OneShot] = {}
+_PRESET_SPLITS: dict[Optional[str], OneShot] = {}
+_AUTO = {"start_in_reasoning": "auto"}
 
 
-def one_shot(given: Optional[dict[str, Any]]) -> tuple[Optional[dict[str, Any]], Splitter]:
-    """The ``split_think`` options of a whole response (``"auto"`` unless given, T10) and the
-    splitter they make; ``(None, the defaults' splitter)`` for no options."""
+def one_shot(given: Optional[dict[str, Any]]) -> OneShot:
+    """The one-shot split of a whole response's options (the module docstring's rules:
+    ``"auto"`` unless the start mode is given or a preset or ``prompt`` decides it, T10, P18);
+    the defaults' for no options."""
     if given is None:
         return model_split(None)
-    think = given if "start_in_reasoning" in given else {**given, "start_in_reasoning": "auto"}
-    return think, text_splitter(think)
+    think = given
+    preset = given.get("preset")
+    if not ("start_in_reasoning" in given or "prompt" in given or _opens(preset)):
+        think = {**given, **_AUTO}
+    return think, closed_splitter(think), preset and PRESET_ALIASES.get(preset, preset)
 
 
-def model_split(model: Optional[str]) -> tuple[Optional[dict[str, Any]], Splitter]:
-    """The one-shot options and splitter of the preset of the model a response names (P13,
-    ``"auto"``), or of the defaults when it names none or one without a preset: made once per
-    preset, remembered per model name."""
+def _opens(preset: Any) -> bool:
+    """Whether the preset (or alias) ``preset`` starts in reasoning: its template opens the
+    block (P18)."""
+    return preset is not None and preset_options(preset).get("start_in_reasoning") is True
+
+
+def model_split(model: Optional[str]) -> OneShot:
+    """The one-shot split of the preset of the model a response names (P13), with the preset's
+    own start mode (P18), or of the defaults (``"auto"``) when it names none or one without a
+    preset: made once per preset, remembered per model name."""
     made = _SPLITTERS.get(model)
     if made is None:
         preset = preset_for(model)
         made = _PRESET_SPLITS.get(preset)
         if made is None:
-            think = None if preset is None else {"preset": preset, "start_in_reasoning": "auto"}
-            made = _PRESET_SPLITS[preset] = (
-                think, text_splitter(think or {"start_in_reasoning": "auto"})
-            )
+            think = None if preset is None else (
+                {"preset": preset} if _opens(preset) else {"preset": preset, **_AUTO})
+            made = _PRESET_SPLITS[preset] = (think, closed_splitter(think or _AUTO), preset)
         if len(_SPLITTERS) >= 256:
             _SPLITTERS.clear()
         _SPLITTERS[model] = made

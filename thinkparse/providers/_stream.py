@@ -12,6 +12,13 @@ Decisions where docs/behaviour.md is silent:
 * An event that raises (``ResponseShapeError``) returns no delta; the normaliser stays usable.
   Text the event released before the malformed field was reached (rare: fields are read in
   order) still counts in ``result``, so the result stays consistent with later separators.
+* An error the provider reported (P16) or the start of a second response (P17) ends the
+  message: the event raises (:class:`~thinkparse.ProviderError`,
+  :class:`~thinkparse.ResponseShapeError`) and the normaliser closes itself, so ``result`` and
+  ``message`` hold what came before (the text closing released is the next ``close()``'s
+  delta); a later ``feed`` raises :class:`~thinkparse.ScannerClosedError` until
+  :meth:`StreamNormalizer.reset`.  An error event that arrives before any event decided the
+  family ends an empty message the same way (its ``provider`` is ``"unknown"``).
 * The model (P13, when no option was given) is the one the stream's first event names, keep-alives
   aside: on the wire that event is the one that names it (``message_start``,
   ``response.created``, the first chunk or object).
@@ -22,19 +29,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Optional, Union
 
-from .._errors import ScannerClosedError
+from .._errors import ScannerClosedError, ThinkParseError, UnknownProviderError
 from .._spec import (
+    DEFAULT_ANSWER_OPT,
     DEFAULT_CODE_AWARE_OPT,
     DEFAULT_DELIMITERS_OPT,
     DEFAULT_MAX_TENTATIVE_OPT,
     DEFAULT_START_OPT,
     DEFAULT_TAGS_OPT,
+    DEFAULT_TERMINATORS_OPT,
+    AnswerOption,
+    TerminatorsOption,
 )
 from .._types import EMPTY_DELTA, Delta, Extraction, turn_of
 from ._access import as_mapping
 from ._collector import Collector
 from ._family import KEEP_ALIVE, Decoder, Family, Message
-from ._options import DEFAULT_STREAM, check_choice, stream_scanner, think_options
+from ._options import DEFAULT_STREAM, StreamScanner, check_choice, stream_scanner, think_options
 from ._registry import REGISTRY, check_provider, event_family
 from ._turn import Turn, check_family_choice
 
@@ -55,6 +66,14 @@ class StreamNormalizer:
         delimiters: as in :class:`~thinkparse.ThinkScanner`, for inline content.
         code_aware: as in :class:`~thinkparse.ThinkScanner`, for inline content.
         max_tentative: as in :class:`~thinkparse.ThinkScanner`, for inline content.
+        terminators: as in :class:`~thinkparse.ThinkScanner` (F2), for inline content.
+        answer: as in :class:`~thinkparse.ThinkScanner` (F3), for inline content.
+        prompt: as in :class:`~thinkparse.ThinkScanner` (F4): the rendered prompt decides the
+            start mode of inline content.
+
+    The result reports ``reasoning_closed`` (F7) and the ``preset`` inline content was read
+    with (F8); a block the template opened and the stream never closed stays reasoning (its
+    deltas are already out).
 
     Raises:
         TypeError: an option, ``provider`` or ``choice`` of the wrong type.
@@ -73,8 +92,8 @@ class StreamNormalizer:
     ('Hi', 'hmm', 'field')
     """
 
-    __slots__ = ("_choice", "_closed", "_decoder", "_family", "_given", "_model", "_out",
-                 "_ready", "_result")
+    __slots__ = ("_choice", "_closed", "_decoder", "_family", "_given", "_held", "_model",
+                 "_out", "_provider", "_ready", "_result", "_scanner")
 
     def __init__(
         self,
@@ -87,21 +106,32 @@ class StreamNormalizer:
         delimiters: Iterable[tuple[str, str]] = DEFAULT_DELIMITERS_OPT,
         code_aware: bool = DEFAULT_CODE_AWARE_OPT,
         max_tentative: Optional[int] = DEFAULT_MAX_TENTATIVE_OPT,
+        terminators: TerminatorsOption = DEFAULT_TERMINATORS_OPT,
+        answer: AnswerOption = DEFAULT_ANSWER_OPT,
+        prompt: Optional[str] = None,
     ) -> None:
         given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
-                               preset), False)
+                               preset, terminators, answer, prompt), False)
         self._given = given is not None
-        self._out = Collector(DEFAULT_STREAM if given is None else stream_scanner(given))
+        self._scanner: StreamScanner = DEFAULT_STREAM if given is None else stream_scanner(given)
         self._choice = choice if type(choice) is int and choice >= 0 else check_choice(choice)
+        self._provider = None if provider is None else check_provider(provider)
+        self.reset()
+
+    def reset(self) -> None:
+        """Start a new message on this normaliser, with the options it was made with: after a
+        second response began in the stream (P17), or to decode another stream."""
+        self._out = Collector(self._scanner)
         self._decoder: Optional[Decoder] = None
         self._ready: Optional[Decoder] = None
         self._closed = False
+        self._held = EMPTY_DELTA  # what closing after an error released, for close()
         self._result: Optional[Extraction] = None
         self._family: Optional[Family] = None
         #: The family's model look-up while the stream's model is still to be found (P13).
         self._model: Optional[Callable[[Mapping[str, Any]], Optional[str]]] = None
-        if provider is not None:
-            self._start(REGISTRY[check_provider(provider)])
+        if self._provider is not None:
+            self._start(REGISTRY[self._provider])
 
     def _start(self, family: Family) -> Decoder:
         if self._choice:
@@ -126,8 +156,14 @@ class StreamNormalizer:
             TypeError: ``event`` is not a mapping or SDK object.
             UnknownProviderError: the family is still undecided and no family recognises the
                 event.
-            ResponseShapeError: a field of the event is malformed; ``.path`` names it.
-            ScannerClosedError: ``close()`` was already called.
+            ResponseShapeError: a field of the event is malformed; ``.path`` names it.  Also
+                when the event begins a second response (P17): the message ends (see below).
+            ProviderError: the event reports a provider error (P16): the message ends with
+                ``finish_reason="error"``.
+            ScannerClosedError: ``close()`` was already called, or the message ended.
+
+        When the message ends with an error, the normaliser is closed: ``result`` and
+        ``message`` hold what came before, and :meth:`reset` starts a new message.
         """
         decoder = self._ready
         if decoder is None or type(event) is not dict:
@@ -139,6 +175,10 @@ class StreamNormalizer:
         out = self._out
         try:
             decoder.event(ev)
+        except ThinkParseError:
+            if out.ended is not None:  # a provider error or a second response ends it
+                self._end()
+            raise
         finally:
             d = out.delta  # (what an event that failed released counts in the result)
             out.delta = EMPTY_DELTA
@@ -149,12 +189,21 @@ class StreamNormalizer:
         decides nothing); decides the family and reads the model on the way (P8, P13).  Once
         both are done the decoder is :attr:`_ready` and a dict event goes straight to it."""
         if self._closed:
-            raise ScannerClosedError("StreamNormalizer.feed() called after close()")
+            raise ScannerClosedError(
+                "StreamNormalizer.feed() called after close()" if self._out.ended is None else
+                "StreamNormalizer.feed(): the message ended with an error; reset() starts anew")
         ev = event if type(event) is dict else as_mapping(event, "StreamNormalizer.feed()")
         decoder = self._decoder
         if decoder is None:
-            family = event_family(ev)
+            try:
+                family = event_family(ev)
+            except UnknownProviderError:
+                if ev.get("error") is None:
+                    raise
+                family = None  # an error object of an unknown family
             if family is None:
+                if ev.get("type") == "error" or ev.get("error") is not None:
+                    self._error_first(ev)
                 return None, ev
             decoder = self._start(family)
         if self._model is not None:
@@ -168,14 +217,37 @@ class StreamNormalizer:
             self._ready = decoder
         return decoder, ev
 
+    def _error_first(self, ev: Mapping[str, Any]) -> None:
+        """An error event before any event decided the family (P16): an empty message ends."""
+        out = self._out
+        try:
+            out.error_event(ev, "error")
+        except ThinkParseError:
+            self._end()
+            raise
+
+    def _end(self) -> None:
+        """The message ended with :attr:`Collector.ended`: close, keeping the delta."""
+        d = self._out.delta
+        self._out.delta = EMPTY_DELTA
+        rest = self._finish()
+        self._held = Delta(d[0] + rest[0], d[1] + rest[1])
+
     def close(self) -> Delta:
         """End of the stream: release what is still held (partial tags, tentative text).
 
         Returns:
             The final :class:`~thinkparse.Delta`; a second ``close()`` returns an empty one.
+            After the message ended with an error (see :meth:`feed`), the first ``close()``
+            returns what ending it released.
         """
         if self._closed:
-            return EMPTY_DELTA
+            d = self._held
+            self._held = EMPTY_DELTA
+            return d
+        return self._finish()
+
+    def _finish(self) -> Delta:
         self._closed = True
         self._ready = None
         out = self._out

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, Optional, Union
 
+from .._errors import ResponseShapeError
 from .._types import Extraction, ReasoningBlock, turn_of
 from ._access import as_mapping
 from ._family import Family, Message, MessageOptions
@@ -78,7 +79,10 @@ class Turn:
         b = self._blocks
         if b is None:
             response = self.response
-            out = self._family.blocks(response, self._choice)
+            try:
+                out = self._family.blocks(response, self._choice)
+            except RecursionError:
+                raise _not_json() from None
             if self._inline:
                 fmt, text, think = self._inline
                 if text is None:
@@ -105,7 +109,16 @@ class Turn:
         response = self.response
         if self._stream is not None:
             self._stream.check()
-        return self._family.message(response, self._choice, options)
+        try:
+            return self._family.message(response, self._choice, options)
+        except RecursionError:
+            raise _not_json() from None
+
+
+def _not_json() -> ResponseShapeError:
+    # The turn is copied as JSON data (X1, X2): a cyclic value (a dict holding itself) or one
+    # nested deeper than the interpreter's recursion allows is not JSON a provider sent.
+    return ResponseShapeError("", "a cyclic or too deeply nested value is not JSON data")
 
 
 def check_family_choice(family: Family, choice: int) -> None:

@@ -106,6 +106,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
                 sigs.append(sig)
         elif t == "redacted_thinking":
             redacted = True
+        elif type(t) is not str and t is not None:
+            raise shape_error(("content", i), "type", "a string", t)
     return Parts(("".join(visible), segments, BLOCKS, redacted, sigs,
                  usage_at(d, "", _COUNTS, _DETAILS), d.get("stop_reason")))
 
@@ -158,6 +160,8 @@ class Decoder:
             else:
                 if dt == "citations_delta":
                     self.acc.citation(idx, delta.get("citation"))
+                elif type(dt) is not str and dt is not None:
+                    raise shape_error("delta", "type", "a string", dt)
                 return
             v = delta.get(field)
             if isinstance(v, str):
@@ -191,7 +195,7 @@ class Decoder:
         elif t == "message_delta" or t == "message_start":
             holder, where = ev, ""
             if t == "message_start":
-                self.out.response_started()
+                self.out.response_started(t)
                 holder, where = opt_map(ev, "message", "") or {}, "message"
                 content = holder.get("content")
                 if content:
@@ -209,7 +213,7 @@ class Decoder:
                 self.out.finish(md.get("stop_reason"))
             self.acc.keep(ev)
         elif t == "error":
-            self.out.error_event(ev)
+            self.out.error_event(ev, t)
         elif type(t) is not str:
             if t is None:
                 raise missing("", "type", "a string")
@@ -224,6 +228,8 @@ class Decoder:
 
     def _start(self, idx: Any, item: Mapping[str, Any], where: Where) -> None:
         t = item.get("type")
+        if type(t) is not str and t is not None:
+            raise shape_error(where, "type", "a string", t)
         if t == "thinking":
             thinking = self._item(idx)
             text = opt_str(item, "thinking", where)

@@ -237,7 +237,7 @@ class Decoder:
         elif "messageStart" in ev:
             start = as_map(ev.get("messageStart"))
             if start is not None:
-                self.out.response_started()
+                self.out.response_started("messageStart")
                 self.acc.role(start.get("role", "assistant"))
         elif "messageStop" in ev:
             stop = opt_map(ev, "messageStop", "")
@@ -253,8 +253,9 @@ class Decoder:
                 if figures is not None:
                     self.out.usage(figures)
                 self.acc.fields(meta)
-        elif not _ERRORS.isdisjoint(ev):
-            self.out.error_event(ev)
+        elif not _ERRORS.isdisjoint(ev):  # the exception's key names its type (P16)
+            name = next(k for k in ev if k in _ERRORS)
+            self.out.error_event(ev[name], name, name)
 
     def _stop(self, idx: Any) -> None:
         pieces = self._sigs.pop(idx, None)

@@ -216,10 +216,11 @@ class Decoder:
                 if reason is not None:
                     self.out.finish(reason)
                 if opt_str(delta, "error", "delta") or reason == "ERROR":
-                    self.out.error_event(ev)  # the wire's failure report
+                    self.acc.keep(ev)
+                    self.out.error_event(delta, t, reason)  # the wire's failure report (P16)
             self.acc.keep(ev)
         elif t == "message-start":
-            self.out.response_started()
+            self.out.response_started(t)
             msg = _delta_message(ev, False)
             if msg:
                 self._resumed(msg)

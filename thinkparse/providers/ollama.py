@@ -105,6 +105,8 @@ class Decoder:
             if thinking is not None and type(thinking) is not str:
                 thinking = opt_str(msg, "thinking", "message")
         else:
+            if ev.get("error") is not None:  # Ollama's error object (P16): its text
+                self.out.error_event(ev, "error")
             msg, text, thinking = _fields(ev)
         # the usual object: model, created_at, message and done, none null, the message only
         # role, content and thinking (no counts, no finish reason)

@@ -145,6 +145,8 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             segs, red = reasoning_parts(item, ("output", i))
             segments.extend(segs)
             redacted = redacted or red
+        elif type(t) is not str and t is not None:
+            raise shape_error(("output", i), "type", "a string", t)
     return Parts(("".join(visible), segments, BLOCKS, redacted, None,
                  usage_at(d, "", _COUNTS, _DETAILS), _finish_reason(d)))
 
@@ -205,10 +207,13 @@ class Decoder:
             resp = opt_map(ev, "response", "")
             if resp is not None:
                 self._response(resp)
+            if t == "response.failed":  # the response's error object (P16)
+                self.acc.keep(ev)
+                self.out.error_event(resp, t)
         elif t == "response.created":
-            self.out.response_started()
+            self.out.response_started(t)
         elif t == "error":
-            self.out.error_event(ev)
+            self.out.error_event(ev, t)
         if t in _KEPT:
             self.acc.keep(ev)
 

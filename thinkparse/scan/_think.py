@@ -150,11 +150,29 @@ def text_splitter(options: Mapping[str, Any]) -> Callable[[str], tuple[str, Opti
     """
     unclosed = options.get("unclosed", "reasoning")
     check_unclosed(unclosed, allow_auto=False)
-    cfg = options_config(options, allow_auto=True)
+    split3 = closed_splitter(options)
 
     def split(text: str) -> tuple[str, Optional[str]]:
-        visible, reasoning, _ = _split_text(text, cfg, unclosed)
+        visible, reasoning, _ = split3(text, unclosed)
         return visible, reasoning
+
+    return split
+
+
+def closed_splitter(
+    options: Mapping[str, Any],
+) -> Callable[[str, str], tuple[str, Optional[str], Optional[bool]]]:
+    """A function giving ``(visible, reasoning, closed)`` of ``split_think(text, **options,
+    unclosed=unclosed)`` for a text and an ``unclosed`` value already checked (F7): the options
+    are resolved once, here (``normalize`` decides ``unclosed`` per response).
+
+    Raises:
+        TypeError, ValueError: as :func:`split_think` for a bad option value.
+    """
+    cfg = options_config(options, allow_auto=True)
+
+    def split(text: str, unclosed: str) -> tuple[str, Optional[str], Optional[bool]]:
+        return _split_text(text, cfg, unclosed)
 
     return split
 

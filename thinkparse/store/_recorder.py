@@ -21,6 +21,9 @@ Decisions where the rules are silent:
   ``events`` before ``close()`` raise ``RuntimeError``.
 * As a context manager, leaving the block by an exception closes the recorder and stores the
   partial trace with ``metadata["incomplete"] = True``; the exception propagates.
+* An event that reports a provider error (:class:`~thinkparse.ProviderError`, P16) closes the
+  recorder at once: the partial trace is stored with ``metadata["incomplete"] = True`` and
+  ``metadata["error"] = {"type", "message", "event"}``, then the error propagates from ``feed``.
 * Not thread-safe: one consumer per recorder (the store and the budget are thread-safe).
 """
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 import time
 from typing import Any, Optional
 
-from .._errors import ScannerClosedError
+from .._errors import ProviderError, ScannerClosedError
 from .._types import Delta, Extraction, Usage, tokens_estimate
 from ..providers import StreamNormalizer
 from ..scan._scanner import ThinkScanner
@@ -129,6 +132,8 @@ class TraceRecorder:
             TypeError: a ``str`` after events or an event after ``str`` chunks.
             ScannerClosedError: after ``close()``.
             UnknownProviderError, ResponseShapeError: as ``StreamNormalizer.feed``.
+            ProviderError: the event reports a provider error; the partial trace was stored
+                (see the module docstring).
         """
         if self._closed:
             raise ScannerClosedError("TraceRecorder.feed() called after close()")
@@ -144,7 +149,13 @@ class TraceRecorder:
             self._chunks.append(event)
             return delta
         assert self._normalizer is not None
-        return self._normalizer.feed(event)
+        try:
+            return self._normalizer.feed(event)
+        except ProviderError as e:  # P16: the partial turn is stored, marked, then re-raised
+            error = {"type": e.type, "message": e.message, "event": e.event}
+            self._metadata = {**(self._metadata or {}), "error": error}
+            self.close(incomplete=True)
+            raise
 
     def close(self, *, incomplete: bool = False) -> Delta:
         """End of the stream: store the masked trace and record the turn in the budget (#d5).

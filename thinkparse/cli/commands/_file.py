@@ -23,6 +23,7 @@ from typing import Any, BinaryIO, Optional
 
 from ... import (
     Extraction,
+    ProviderError,
     ResponseShapeError,
     StreamNormalizer,
     ThinkParseError,
@@ -46,7 +47,6 @@ from .._inputs import (
     numbered,
     ollama_chunk,
     open_input,
-    provider_error,
     sse_verdict,
     utf8_error,
 )
@@ -248,14 +248,20 @@ def _event_array(ctx: Context, events: list[Any], shown: str) -> Extraction:
             )
     normalizer = _normalizer(ctx, shown)
     for i, event in enumerate(events):
-        error = provider_error(event)
-        if error is not None:
-            raise InputError(f"{shown}: event [{i}]: the provider reported an error: {error}")
-        try:
-            normalizer.feed(event)
-        except (ThinkParseError, ValueError) as exc:
-            raise InputError(f"{shown}: event [{i}]: {exc}") from None
+        _feed(ctx, normalizer, event, f"{shown}: event [{i}]", shown)
     return _finish(normalizer, shown)
+
+
+def _feed(ctx: Context, normalizer: Any, event: Any, where: str, shown: str) -> None:
+    """One event to the stream's normaliser; a provider error (P16) prints what arrived before
+    it, marked incomplete, then ends the input with its one line (exit 1)."""
+    try:
+        normalizer.feed(event)
+    except ProviderError as exc:
+        ctx.emit(shown, normalizer.result, incomplete=True)
+        raise InputError(f"{where}: {exc}") from None
+    except (ThinkParseError, ValueError) as exc:
+        raise InputError(f"{where}: {exc}") from None
 
 
 def _jsonl_or_stream(ctx: Context, stream: BinaryIO, shown: str) -> None:
@@ -301,13 +307,7 @@ def _event_records(ctx: Context, lines: Iterator[tuple[int, int, bytes]], shown:
             raise InputError(f"{where}: invalid JSON: nested too deeply") from None
         if not isinstance(event, dict):
             raise InputError(f"{where}: an event must be a JSON object, not {json_type(event)}")
-        error = provider_error(event)
-        if error is not None:
-            raise InputError(f"{where}: the provider reported an error: {error}")
-        try:
-            normalizer.feed(event)
-        except (ThinkParseError, ValueError) as exc:
-            raise InputError(f"{where}: {exc}") from None
+        _feed(ctx, normalizer, event, where, shown)
     ctx.emit(shown, _finish(normalizer, shown))
 
 
@@ -347,13 +347,7 @@ def _sse_file(ctx: Context, stream: BinaryIO, head: bytes, shown: str) -> None:
     n = 0
     try:
         for n, event in enumerate(iter_sse(chunks()), 1):
-            error = provider_error(event)
-            if error is not None:
-                raise InputError(f"{shown}: event {n}: the provider reported an error: {error}")
-            try:
-                normalizer.feed(event)
-            except (ThinkParseError, ValueError) as exc:
-                raise InputError(f"{shown}: event {n}: {exc}") from None
+            _feed(ctx, normalizer, event, f"{shown}: event {n}", shown)
         try:
             decoder.decode(b"", True)
         except UnicodeDecodeError:

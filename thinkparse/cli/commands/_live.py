@@ -47,7 +47,9 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from ... import (
+    ProviderError,
     ResponseShapeError,
+    ScannerClosedError,
     StreamNormalizer,
     ThinkParseError,
     ThinkScanner,
@@ -63,7 +65,6 @@ from .._inputs import (
     json_error,
     json_type,
     open_input,
-    provider_error,
     sse_verdict,
     utf8_error,
 )
@@ -378,12 +379,13 @@ def _sse(
     n = 0
     try:
         for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
-            error = provider_error(event)
-            if error is not None:
-                ctx.fail(f"{shown}: event {n}: the provider reported an error: {error}")
-                break
             try:
                 writer.delta(normalizer.feed(event))
+            except ProviderError as exc:  # P16: what arrived stays printed; one line, exit 1
+                ctx.fail(f"{shown}: event {n}: {exc}")
+                break
+            except ScannerClosedError:  # the message ended with an error already reported
+                break
             except (ThinkParseError, ValueError) as exc:
                 ctx.fail(f"{shown}: {exc}")
     except ResponseShapeError as exc:
@@ -457,12 +459,10 @@ def _event_line(
     if type(event) is not dict:
         ctx.fail(f"{shown}:{lineno}: an event must be a JSON object, not {json_type(event)}")
         return
-    error = provider_error(event)
-    if error is not None:
-        ctx.fail(f"{shown}:{lineno}: the provider reported an error: {error}")
-        return
     try:
         delta = normalizer.feed(event)
+    except ScannerClosedError:  # the message ended with an error already reported (P16)
+        return
     except (ThinkParseError, ValueError) as exc:
         ctx.fail(f"{shown}:{lineno}: {exc}")
         return

@@ -178,6 +178,8 @@ class Decoder:
         """One chunk (a whole response holding the new parts)."""
         out = self.out
         acc = self.acc
+        if ev.get("error") is not None:  # an error payload in the stream (P16)
+            out.error_event(ev, "error")
         c, parts = acc.chunk(ev)
         j = -1
         for p in parts:

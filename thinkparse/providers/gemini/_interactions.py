@@ -231,7 +231,7 @@ class Decoder:
             raise shape_error("", "event_type", "a string", t)
         elif t in _LIFECYCLE:
             if t == "interaction.created" or t == "interaction.start":
-                self.out.response_started()
+                self.out.response_started(t)  # a second one is a second response (P17)
             inter = opt_map(ev, "interaction", "")
             if inter is not None:
                 self.out.finish(inter.get("status"))
@@ -243,7 +243,7 @@ class Decoder:
             self.out.finish(opt_str(ev, "status", ""))
             self.acc.keep(ev)
         elif t == "error":
-            self.out.error_event(ev)
+            self.out.error_event(ev, t)  # error.code and error.message (P16)
         # step.stop, content.stop and unknown event types carry nothing to read
 
     def _signature(self, idx: Any, value: Any, where: Where) -> None:

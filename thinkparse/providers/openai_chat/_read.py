@@ -295,6 +295,8 @@ def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Messa
             raise ValueError("to_message(): a legacy Completions response (choices[].text) has "
                              "no message form")
         raise ValueError(f"to_message(): the response has no choice {choice}")
+    if msg.get("tool_calls") is not None:  # copied as received, but an array of calls (P8)
+        opt_list(msg, "tool_calls", ("choices", choice, "message"))
     out: dict[str, Any] = {"role": "assistant", "content": jsonify(msg.get("content"))}
     for k in ("refusal", "tool_calls", "function_call", "reasoning_details"):
         if msg.get(k) is not None:

@@ -15,6 +15,7 @@ from .._access import (
     jsonify,
     maps,
     missing,
+    opt_index,
     opt_list,
     opt_map,
     opt_str,
@@ -30,10 +31,20 @@ _FIRST_CHUNK = SegmentKey("chunk", 0)
 #: The decoder's parts that are not delta fields: a chunk, a choice, a legacy text piece.
 TOP, CHOICE, LEGACY = object(), object(), object()
 
+def _check_tools(delta: Mapping[str, Any], where: Where) -> Optional[Sequence[Any]]:
+    """A delta's ``tool_calls``, checked: an array of objects whose ``index`` is an integer or
+    absent (the accumulator keys the calls by it, P8)."""
+    calls = opt_list(delta, "tool_calls", where)
+    for j, item in enumerate(calls or ()):
+        opt_index(item_map(item, (where, "tool_calls"), j), "index", (where, "tool_calls", j))
+    return calls
+
+
 class Decoder:
     """Decodes a Chat Completions (or legacy Completions) stream, chunk by chunk."""
 
-    __slots__ = ("_after_text", "_choice", "_chunk_segment", "_nkeys", "_parts", "acc", "out")
+    __slots__ = ("_after_text", "_choice", "_chunk_segment", "_finished", "_nkeys", "_parts",
+                 "acc", "out")
 
     def __init__(self, out: Collector, choice: int = 0) -> None:
         self.out = out
@@ -46,6 +57,7 @@ class Decoder:
         self._chunk_segment = _FIRST_CHUNK  # the Mistral thinking segment
         self._after_text = False
         self._nkeys = -1  # the number of top-level keys of the last chunk whose keys were kept
+        self._finished: Any = self  # the id of the chunk that gave the finish reason
 
     def event(self, ev: Mapping[str, Any]) -> None:
         """One ``chat.completion.chunk`` (or legacy ``text_completion``) event.
@@ -56,9 +68,13 @@ class Decoder:
         """
         parts = self._parts
         out = self.out
+        if self._finished is not self and ev.get("id") != self._finished and ev.get("choices"):
+            out.new_response(f"a chunk with the new id {ev.get('id')!r} after a finish")  # P17
         if len(ev) != self._nkeys or "usage" in ev:
             self._nkeys = len(ev)
             parts.append((TOP, ev))  # (chunks of one shape repeat their top-level keys)
+        if "error" in ev and ev["error"] is not None:
+            out.error_event(ev, "error")  # an error chunk (P16)
         choices = ev.get("choices")
         if type(choices) is not list:
             if choices is None:
@@ -67,7 +83,7 @@ class Decoder:
                     if not isinstance(t, str) or t not in KEEP_ALIVE:
                         raise missing("", "choices", "an array")
                     if t == "error":
-                        out.error_event(ev)
+                        out.error_event(ev, t)
                     return
                 choices = ()
             elif not isinstance(choices, (list, tuple)):
@@ -84,6 +100,7 @@ class Decoder:
                 parts.append((CHOICE, c))
                 if c.get("finish_reason") is not None:
                     out.finish(c.get("finish_reason"))
+                    self._finished = ev.get("id")
             key = "delta"
             delta = c.get(key)
             if delta is None:
@@ -103,8 +120,8 @@ class Decoder:
                 parts.append((k, v))
                 if type(v) is not str:  # (a string subclass is read as a string below)
                     if v is None or not (k in _TEXT or k == "reasoning_details"):
-                        if k == "tool_calls" and v:
-                            calls = opt_list(delta, k, ("choices", i, key))
+                        if k == "tool_calls" and v is not None:
+                            calls = _check_tools(delta, ("choices", i, key))
                         continue
                     where = ("choices", i, key)
                     if k == "reasoning_details":
