@@ -187,6 +187,29 @@ RESPONSES: dict[str, dict[str, Any]] = {
             "tokens": {"input_tokens": 12, "output_tokens": 60},
         },
     },
+    "gemini interactions": {
+        "id": "v1_ChdTbXNIYXFyUEV0ZUttdGtQNXVqVHdRRRIX",
+        "object": "interaction",
+        "model": "gemini-3.5-flash",
+        "status": "completed",
+        "created": "2026-08-20T09:14:02Z",
+        "updated": "2026-08-20T09:14:02Z",
+        "service_tier": "standard",
+        "steps": [
+            {
+                "type": "thought",
+                "signature": "0TabAGXKL5T5XsMojfJXvCGG61C1Gn/kSa4TeN1Cpwxx1jugBWrP",
+                "summary": [{"type": "text", "text": REASONING}],
+            },
+            {"type": "model_output", "content": [{"type": "text", "text": ANSWER}]},
+        ],
+        "usage": {
+            "total_input_tokens": 12,
+            "total_output_tokens": 20,
+            "total_thought_tokens": 40,
+            "total_tokens": 72,
+        },
+    },
 }
 
 
@@ -434,6 +457,36 @@ def _cohere_events() -> list[dict[str, Any]]:
     return ev
 
 
+def _interactions_events() -> list[dict[str, Any]]:
+    # Gemini Interactions stream events (as tests/data/gemini/
+    # stream_interactions_thought_summary.json): the thought summary and the answer word by word,
+    # the signature as the thought's last delta.
+    head = {"id": "v1_ChdTbXNIYXFyUEV0ZUttdGtQNXVqVHdRRRIX", "object": "interaction",
+            "model": "gemini-3.5-flash"}
+    ev: list[dict[str, Any]] = [
+        {"event_type": "interaction.created", "interaction": {**head, "status": "in_progress"}},
+        {"event_type": "interaction.status_update", "interaction_id": head["id"],
+         "status": "in_progress"},
+        {"event_type": "step.start", "index": 0, "step": {"type": "thought"}},
+    ]
+    for w in _words(REASONING):
+        ev.append({"event_type": "step.delta", "index": 0,
+                   "delta": {"type": "thought_summary", "content": {"type": "text", "text": w}}})
+    ev.append({"event_type": "step.delta", "index": 0, "delta": {
+        "type": "thought_signature",
+        "signature": "0TabAGXKL5T5XsMojfJXvCGG61C1Gn/kSa4TeN1Cpwxx1jugBWrP"}})
+    ev.append({"event_type": "step.stop", "index": 0})
+    ev.append({"event_type": "step.start", "index": 1, "step": {"type": "model_output"}})
+    for w in _words(ANSWER):
+        ev.append({"event_type": "step.delta", "index": 1, "delta": {"type": "text", "text": w}})
+    ev.append({"event_type": "step.stop", "index": 1})
+    ev.append({"event_type": "interaction.completed", "interaction": {
+        **head, "status": "completed", "usage": {
+            "total_input_tokens": 12, "total_output_tokens": 20, "total_thought_tokens": 40,
+            "total_tokens": 72}}})
+    return ev
+
+
 STREAMS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "openai_chat": _chat_events,
     "openai_chat (<think> in content, 4-char chunks)": _chat_tag_events,
@@ -443,6 +496,7 @@ STREAMS: dict[str, Callable[[], list[dict[str, Any]]]] = {
     "bedrock": _bedrock_events,
     "ollama": _ollama_events,
     "cohere": _cohere_events,
+    "gemini interactions": _interactions_events,
 }
 
 
@@ -532,7 +586,7 @@ def _table() -> None:
 
         try:
             one()
-        except Exception as e:  # a tree that does not know this family: its row stays empty
+        except Exception as e:  # a tree that cannot read this response: its row stays empty
             print(f"normalize {name}: {type(e).__name__}: {e}", file=sys.stderr)
             continue
         print(f"normalize {name}\t{best(one, 300, 40):.0f}")

@@ -41,6 +41,9 @@ def test_detects_each_family(family: str) -> None:
         ({"output": [], "status": "completed"}, "openai_responses"),  # output list alone
         ({"promptFeedback": {"blockReason": "SAFETY"}}, "gemini"),
         ({"prompt_feedback": {"block_reason": "SAFETY"}}, "gemini"),
+        ({"object": "interaction", "status": "completed", "steps": []}, "gemini"),  # P15
+        ({"steps": [{"type": "thought", "signature": "s"}], "status": "completed"}, "gemini"),
+        ({"outputs": [], "status": "completed"}, "gemini"),  # P15: legacy outputs
         ({"message": {"content": "a", "thinking": "t"}}, "ollama"),  # message.thinking
         ({"response": "a", "thinking": "t"}, "ollama"),  # response + thinking
         ({"response": "a", "done": False}, "ollama"),

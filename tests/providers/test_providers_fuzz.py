@@ -51,6 +51,10 @@ KEYS = [
     "done", "prompt_eval_count", "eval_count",
     # Cohere
     "finish_reason", "tool_plan", "tool_calls", "citations", "tokens", "billed_units", "error",
+    # Gemini Interactions, Gemini's OpenAI-compatible endpoint (P15)
+    "steps", "outputs", "status", "event_type", "interaction", "step", "arguments",
+    "total_input_tokens", "total_output_tokens", "total_thought_tokens", "total_tokens",
+    "total_reasoning_tokens", "extra_content", "google",
 ]
 TYPES = [
     "message", "thinking", "text", "redacted_thinking", "reasoning", "output_text", "refusal",
@@ -62,7 +66,10 @@ TYPES = [
     "response.output_item.done", "response.output_item.added", "response.completed", "ping",
     "error", "response", "chat.completion.chunk", "message-start", "content-start",
     "content-delta", "content-end", "tool-plan-delta", "tool-call-start", "tool-call-delta",
-    "citation-start", "message-end", "debug",
+    "citation-start", "message-end", "debug", "interaction", "thought", "model_output",
+    "function_call", "user_input", "interaction.created", "interaction.completed",
+    "interaction.status_update", "step.start", "step.delta", "step.stop", "content.start",
+    "content.delta", "thought_summary", "thought_signature", "arguments_delta",
 ]
 
 scalars = st.one_of(

@@ -100,6 +100,10 @@ def test_keepalives_decide_nothing() -> None:
         ({"message": {"role": "assistant", "content": "a"}, "done": False}, "ollama"),
         ({"response": "a", "done": False}, "ollama"),
         ({"type": "message-start", "id": "r"}, "cohere"),
+        ({"event_type": "interaction.created", "interaction": {"id": "v1"}}, "gemini"),  # P15
+        ({"event_type": "step.delta", "index": 0, "delta": {"type": "text", "text": "a"}},
+         "gemini"),
+        ({"event_type": "content.start", "index": 0, "content": {"type": "text"}}, "gemini"),
         ({"type": "content-delta", "index": 0,
           "delta": {"message": {"content": {"thinking": "t"}}}}, "cohere"),
     ],

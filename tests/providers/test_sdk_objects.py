@@ -13,6 +13,9 @@ The objects are built the way each SDK builds them from the wire, without any cl
   the two runs see the same events.
 * ``cohere``: ``V2ChatResponse`` and the ``StreamedChatResponseV2`` union validated the same way
   (the SDK types token counts as ``float``: the normaliser gives them back as integers).
+* google-genai's Interactions types (``Interaction``, the ``InteractionSSEEvent`` union, P15)
+  for the Interactions fixtures; its dump adds the SDK-computed ``output_text`` and drops
+  ``object``, which changes nothing.  The legacy ``outputs`` schema has no type left: skipped.
 * Bedrock has no pydantic SDK: boto3 returns the plain dicts the fixtures already are.
 
 Each object must normalise exactly like its dict (and like the fixture's ``expected``).
@@ -83,9 +86,28 @@ def _anthropic_builders() -> tuple[Builder, Builder]:
 def _gemini_builders() -> tuple[Builder, Builder]:
     pytest.importorskip("google.genai")
     from google.genai import types
+    from google.genai._gaos.types.interactions import interaction, interactionsseevent
+    from pydantic import TypeAdapter
 
-    build = types.GenerateContentResponse.model_validate
-    return build, build
+    content = types.GenerateContentResponse.model_validate
+    sse: TypeAdapter[Any] = TypeAdapter(interactionsseevent.InteractionSSEEvent)
+
+    def _legacy(d: dict[str, Any]) -> bool:
+        return "outputs" in d or d.get("event_type") in (
+            "interaction.start", "interaction.complete", "content.start", "content.delta",
+            "content.stop")
+
+    def response(d: dict[str, Any]) -> Any:  # P15: an interaction, or generateContent
+        if _legacy(d):
+            pytest.skip("the legacy Interactions schema has no type in google-genai")
+        return interaction.Interaction.model_validate(d) if "steps" in d else content(d)
+
+    def event(d: dict[str, Any]) -> Any:
+        if _legacy(d):
+            pytest.skip("the legacy Interactions schema has no type in google-genai")
+        return sse.validate_python(d) if "event_type" in d else content(d)
+
+    return response, event
 
 
 def _ollama_builders() -> tuple[Builder, Builder]:

@@ -43,6 +43,7 @@ def routes() -> list[tuple[str, str, Callable[..., Reply]]]:
     from replay_anthropic import anthropic_messages, bedrock_converse
     from replay_cohere import cohere_chat
     from replay_gemini import gemini_generate, ollama_chat
+    from replay_interactions import interactions
     from replay_openai import chat_completions, responses
 
     return [
@@ -51,6 +52,7 @@ def routes() -> list[tuple[str, str, Callable[..., Reply]]]:
         ("/v1/chat/completions", "/v1/chat/completions", chat_completions),
         ("/v1/responses", "/v1/responses", responses),
         ("/v1beta/models/", ":generateContent", gemini_generate),
+        ("/v1beta/interactions", "/v1beta/interactions", interactions),
         ("/api/chat", "/api/chat", ollama_chat),
         ("/v2/chat", "/v2/chat", cohere_chat),
     ]

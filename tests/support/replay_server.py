@@ -8,6 +8,8 @@ It speaks, on 127.0.0.1, the wire formats the real SDKs parse:
   model name starts with ``deepseek`` (``reasoning_content``), vLLM-style (``reasoning``) otherwise;
 - ``POST /v1/responses``: the OpenAI Responses API (JSON and SSE);
 - ``POST /v1beta/models/{model}:generateContent``: the Gemini API (JSON);
+- ``POST /v1beta/interactions``: the Gemini Interactions API (JSON and SSE), stateless
+  (``input`` steps) and stateful (``previous_interaction_id``);
 - ``POST /api/chat``: Ollama (JSON);
 - ``POST /v2/chat``: the Cohere Chat API v2 (JSON and SSE), thinking items for reasoning models,
   ``tool_plan`` for models whose name starts with ``command-r``.
@@ -77,6 +79,15 @@ RULES = {
     "gemini.signature_valid": "thought-signatures docs ('pass it back exactly as received'); "
     "'Corrupted thought signature' (docs.apiyi.com FAQ)",
     "gemini.signature_on_part": "REST Part.thoughtSignature is a Part field (TanStack/ai PR #459)",
+    "interactions.thought_verbatim": "ai.google.dev gemini-api/docs/interactions/thinking "
+    "(stateless mode: resend every thought step exactly as received, signature included); "
+    "Google documents no error text for it: the answer is the one observed from the live API "
+    "when a continuation lost its thought signature, HTTP 400 'Request contains an invalid "
+    "argument.', code invalid_request (googleapis/js-genai#1735)",
+    "interactions.result_matches_call": "a function_result step answers a function_call step "
+    "of the history by call_id and names the function (interactions/function-calling; a "
+    "function_result without name was refused live: robocurve/inspect-robots#380); the same "
+    "observed invalid_request answer",
     "cohere.tool_result_matches": "a tool message answers a tool call of an earlier assistant "
     "turn; error text from docs.cohere.com reference/errors (400: 'tool call id not found in "
     "previous tool calls')",

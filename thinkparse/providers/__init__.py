@@ -1,10 +1,11 @@
-"""Provider normalisers (see docs/behaviour.md#p1 to #p12): one module per wire family.
+"""Provider normalisers (see docs/behaviour.md#p1 to #p15): one module per wire family.
 
 * :mod:`.openai_chat`, :mod:`.openai_responses`, :mod:`.anthropic`, :mod:`.gemini`,
   :mod:`.bedrock`, :mod:`.ollama`, :mod:`.cohere`: all of one family -- detection, the
   whole-response reader, the stream decoder and its accumulator, the blocks, the message form,
   the model name -- listed in its :class:`~._family.Family` record (a family too large for one
-  module is a package whose ``__init__`` holds the record: :mod:`.openai_chat`).
+  module is a package whose ``__init__`` holds the record: :mod:`.openai_chat`, and
+  :mod:`.gemini`, whose record serves ``generateContent`` and the Interactions API, P15).
 * :mod:`._registry`: the records, :data:`FAMILIES` and detection (P8).
 * :mod:`._access`: input conversion (P7), checked field access, JSON copies.
 * :mod:`._collector`: the one collector of a stream's parts; :mod:`._assemble`: the last step

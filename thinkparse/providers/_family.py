@@ -1,8 +1,9 @@
 """What a provider family module provides: one :class:`Family` record of its functions.
 
 A family module (``anthropic``..., or a package whose ``__init__`` holds the record:
-``openai_chat``) holds all of that family's knowledge and ends with ``FAMILY = Family(...)``;
-:mod:`._registry` lists the records.  Adding a family is one module plus one line there.
+``openai_chat``, ``gemini``) holds all of that family's knowledge and ends with
+``FAMILY = Family(...)``; :mod:`._registry` lists the records.  Adding a family is one module
+plus one line there.
 
 The record's ``decoder`` makes one :class:`Decoder` per streamed message, which reads each
 event once and hands its parts to the collector (text, usage, the finish reason, and the wire's

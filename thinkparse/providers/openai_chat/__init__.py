@@ -22,6 +22,10 @@ Wire facts and their sources:
 * Mistral (Magistral): ``content`` may be a list of ``{type: "thinking", thinking: [{type:
   "text", text}]}`` and ``{type: "text", text}`` chunks, in responses and in stream deltas
   (Mistral API ``ThinkChunk`` / ``TextChunk``).
+* Gemini's OpenAI-compatible endpoint puts a thought signature on a tool call:
+  ``tool_calls[i].extra_content.google.thought_signature`` (ai.google.dev
+  ``gemini-api/docs/thought-signatures``, "Signatures for OpenAI compatibility"; with parallel
+  calls only the first carries one), in responses and in stream deltas alike.
 * Groq streams put the final usage in ``x_groq.usage`` (``usage`` may be null there).
 * xAI reports ``completion_tokens`` without the reasoning tokens: its ``total_tokens`` is
   ``prompt + completion + reasoning`` (Vertex AI "Reasoning for Grok models" example: 663 + 50 +
@@ -51,6 +55,9 @@ Decisions where docs/behaviour.md is silent:
 * Blocks (X1): a ``reasoning_content`` / ``reasoning`` key whose value is a string (``""``
   included) makes a block; a null value does not.  When ``reasoning_details`` has no readable
   entry but a field is readable, the field's block follows the detail blocks.
+* A tool call's ``extra_content.google.thought_signature`` is a signature, after those of
+  ``reasoning_details``, and an opaque block (its ``wire`` the tool call) after the other blocks
+  (P15); the call goes back in ``tool_calls`` as received.
 * Messages (X2): ``refusal``, ``tool_calls``, ``function_call`` and ``reasoning_details`` are
   copied when present and not null; ``content`` always (null stays null).
   ``reasoning_field="name"`` writes the first readable reasoning field, else ``""``.

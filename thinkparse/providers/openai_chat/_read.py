@@ -153,6 +153,31 @@ def _detail(e: Mapping[str, Any], where: Where) -> tuple[Optional[str], Optional
     return (None if t == "reasoning.encrypted" and e.get("data") else ""), None
 
 
+def call_signatures(calls: Sequence[Any], where: Where) -> list[str]:
+    """The Gemini OpenAI-compatible endpoint's thought signatures of ``tool_calls``:
+    ``tool_calls[i].extra_content.google.thought_signature``, in order (P15)."""
+    sigs = []
+    for j, c in enumerate(calls):
+        if type(c) is not dict:
+            c = item_map(c, where, j)
+        if c.get("extra_content") is None:
+            continue
+        extra = opt_map(c, "extra_content", (where, j)) or {}
+        google = opt_map(extra, "google", (where, j, "extra_content"))
+        if google is not None:
+            sig = signature_text(google.get("thought_signature"),
+                                 (where, j, "extra_content", "google"), "thought_signature")
+            if sig:
+                sigs.append(sig)
+    return sigs
+
+
+def _call_signature(call: Mapping[str, Any]) -> Optional[str]:
+    extra = as_map(call.get("extra_content"))
+    google = as_map(extra.get("google")) if extra is not None else None
+    return text_of(google.get("thought_signature")) or None if google is not None else None
+
+
 # --- whole responses ---------------------------------------------------------------------------
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole response: the chosen choice's ``message`` (or legacy ``text``), P4's order."""
@@ -211,6 +236,11 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
                 if text and not text.isspace():
                     segments = [text]
                     break
+    if msg.get("tool_calls") is not None:
+        found_sigs = call_signatures(opt_list(msg, "tool_calls", where) or (),
+                                     (where, "tool_calls"))
+        if found_sigs:
+            sigs = [*(sigs or ()), *found_sigs]
     if not thinking:
         return Parts((visible, segments, FIELD, redacted, sigs, figures, c.get("finish_reason")))
     fmt = FIELD if segments is not None else BLOCKS
@@ -250,6 +280,10 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
             text = th if isinstance(th, str) else "".join(
                 x["text"] for x in maps(th) if isinstance(x.get("text"), str))
             out.append(block(PROVIDER, "text", text, m))
+    for m in maps(msg.get("tool_calls")):  # Gemini's thought signatures (P15)
+        sig = _call_signature(m)
+        if sig:
+            out.append(block(PROVIDER, "opaque", "", m, signature=sig))
     return out
 
 

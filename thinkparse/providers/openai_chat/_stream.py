@@ -24,18 +24,20 @@ from .._access import (
 from .._assemble import BLOCKS, FIELD
 from .._collector import Collector, SegmentKey
 from .._family import KEEP_ALIVE, Accumulator
-from ._read import _FIELDS, _TEXT, _detail, content_parts, usage_figures
+from ._read import _FIELDS, _TEXT, _detail, call_signatures, content_parts, usage_figures
 
 _FIELD_SEGMENT = SegmentKey("field", 0)
 _FIRST_CHUNK = SegmentKey("chunk", 0)
 #: The decoder's parts that are not delta fields: a chunk, a choice, a legacy text piece.
 TOP, CHOICE, LEGACY = object(), object(), object()
 
-def _check_tools(delta: Mapping[str, Any], where: Where) -> None:
-    """A delta's ``tool_calls``: an array of objects whose ``index`` is an integer or absent
-    (the accumulator keys the calls by it, P8)."""
-    for j, item in enumerate(opt_list(delta, "tool_calls", where) or ()):
+def _check_tools(delta: Mapping[str, Any], where: Where) -> Optional[Sequence[Any]]:
+    """A delta's ``tool_calls``, checked: an array of objects whose ``index`` is an integer or
+    absent (the accumulator keys the calls by it, P8)."""
+    calls = opt_list(delta, "tool_calls", where)
+    for j, item in enumerate(calls or ()):
         opt_index(item_map(item, (where, "tool_calls"), j), "index", (where, "tool_calls", j))
+    return calls
 
 
 class Decoder:
@@ -113,13 +115,13 @@ class Decoder:
                     break
             if type(delta) is not dict:
                 delta = opt_map(c, key, ("choices", i))
-            refusal = rc = r = items = None
+            refusal = rc = r = items = calls = None
             for k, v in delta.items():
                 parts.append((k, v))
                 if type(v) is not str:  # (a string subclass is read as a string below)
                     if v is None or not (k in _TEXT or k == "reasoning_details"):
                         if k == "tool_calls" and v is not None:
-                            _check_tools(delta, ("choices", i, key))
+                            calls = _check_tools(delta, ("choices", i, key))
                         continue
                     where = ("choices", i, key)
                     if k == "reasoning_details":
@@ -147,6 +149,9 @@ class Decoder:
                 text = rc or r
                 if text:
                     out.reasoning(_FIELD_SEGMENT, text, FIELD)
+            if calls:  # Gemini's thought signatures (P15)
+                for sig in call_signatures(calls, ("choices", i, key, "tool_calls")):
+                    out.signature(sig)
             break
         if "usage" in ev or "x_groq" in ev:
             out.usage(usage_figures(ev))

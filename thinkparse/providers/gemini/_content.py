@@ -1,4 +1,5 @@
-"""Gemini ``generateContent`` (family ``gemini``): REST camelCase and google-genai snake_case.
+"""Gemini ``generateContent`` (family ``gemini``, :mod:`thinkparse.providers.gemini` holds the
+record): REST camelCase and google-genai snake_case.
 
 Wire facts (Gemini API reference ``GenerateContentResponse``; google-genai ``google/genai/
 types.py``: ``Part``, ``Candidate``, ``GenerateContentResponseUsageMetadata``):
@@ -37,8 +38,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
-from .._types import ReasoningBlock
-from ._access import (
+from ..._types import ReasoningBlock
+from .._access import (
     SCALARS,
     Figures,
     as_list,
@@ -55,11 +56,10 @@ from ._access import (
     req_map,
     signature_text,
     text_of,
-    top_model,
 )
-from ._assemble import BLOCKS, Parts
-from ._collector import Collector, SegmentKey
-from ._family import Accumulator, Family, Message, MessageOptions, block
+from .._assemble import BLOCKS, Parts
+from .._collector import Collector, SegmentKey
+from .._family import Accumulator, Message, MessageOptions, block
 
 PROVIDER = "gemini"
 
@@ -361,25 +361,3 @@ def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Messa
                     part[k] = b64_bytes(part[k])
         parts.append(part)
     return {"role": "model", "parts": parts}
-
-
-def _model(d: Mapping[str, Any]) -> Optional[str]:
-    m = top_model(d)
-    if m is None:
-        v = d.get("modelVersion") or d.get("model_version")
-        m = v if isinstance(v, str) and v else None
-    return m
-
-
-FAMILY = Family(
-    name=PROVIDER,
-    keys=("candidates", "promptFeedback", "prompt_feedback"),
-    is_response=None,
-    is_event=lambda e: "candidates" in e or "usageMetadata" in e or "usage_metadata" in e,
-    read=read,
-    decoder=Decoder,
-    blocks=blocks,
-    message=message,
-    model=_model,
-    choices=True,
-)
