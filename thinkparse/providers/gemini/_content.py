@@ -352,6 +352,10 @@ def blocks(r: Mapping[str, Any], choice: int) -> list[ReasoningBlock]:
 
 def message(r: Mapping[str, Any], choice: int, options: MessageOptions) -> Message:
     """``{"role": "model", "parts": [...]}``, each signature on its own part."""
+    c = kept_choice(as_list(r.get("candidates")), choice)
+    content = as_map(c.get("content")) if c is not None else None
+    if content is not None:  # copied as received, but an array of parts (P8)
+        opt_list(content, "parts", ("candidates", choice, "content"))
     parts = []
     for m in _kept_parts(r, choice):
         part = jsonify(m)
