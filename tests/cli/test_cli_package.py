@@ -419,6 +419,18 @@ def test_zoo_options(tmp_path: Path) -> None:
     check_cli(run("--prompt-file", prompt, "--stream", stdin=b"p</th" + b"ink>a"), "a\n")
     check_cli(run("-p", "deepseek-r1", "--unclosed", "answer", h), "Just 4.\n")
     check_cli(run("-p", "deepseek-r1", "--unclosed", "auto", h), "")  # text: no finish reason
+    # provider responses: the model's preset opens the block (P18); "auto" reads the finish reason
+    r = tmp_path / "r.json"
+    r.write_text(json.dumps({"model": "deepseek-r1", "choices": [{"index": 0, "message": {
+        "role": "assistant", "content": "Just 4."}, "finish_reason": "stop"}]}), encoding="utf-8")
+    check_cli(run("-r", r), "Just 4.\n")
+    check_cli(run("--unclosed", "auto", r), "Just 4.\n")
+    check_cli(run("--unclosed", "answer", "-r", r), "")
+    t = tmp_path / "t.json"
+    t.write_text(json.dumps({"choices": [{"index": 0, "message": {
+        "role": "assistant", "content": "plan<tool_call>{}"}}]}), encoding="utf-8")
+    check_cli(run("-p", "qwen3-thinking", t), "<tool_call>{}\n")
+    check_cli(run("--answer", "<final>", "</final>", tmp_path / "t.json"), "plan<tool_call>{}\n")
 
 
 def test_zoo_option_errors(tmp_path: Path) -> None:
