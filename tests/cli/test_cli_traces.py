@@ -90,6 +90,34 @@ def test_record_stdin_and_stream(db: Path) -> None:  # D5
         assert [t.reasoning_text for t in store.query()][1:] == ["plan", "r1", "s"]
 
 
+def test_record_provider_error_stores_the_partial_turn(db: Path, tmp_path: Path) -> None:
+    # P16, D5: a stream that reports a provider error is stored as far as it came, marked
+    # incomplete with the error; the error is one line on stderr and the exit status is 1
+    events = [
+        {"type": "message_start", "message": {"id": "m", "role": "assistant", "content": []}},
+        {"type": "content_block_start", "index": 0,
+         "content_block": {"type": "thinking", "thinking": ""}},
+        {"type": "content_block_delta", "index": 0,
+         "delta": {"type": "thinking_delta", "thinking": "Half a thought"}},
+        {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+    ]
+    f = tmp_path / "cut.json"
+    f.write_text(json.dumps(events), encoding="utf-8")
+    proc = traces("record", "--db", db, *KEYS, "--metadata", '{"app": "x"}', f)
+    assert proc.returncode == 1 and len(ids_of(proc.stdout)) == 1
+    assert proc.stderr.decode() == (
+        f"{f}: the provider reported an error (error): overloaded_error: Overloaded\n")
+    sse = "".join(f"event: x\ndata: {json.dumps(e)}\n\n" for e in events).encode()
+    proc = traces("record", "--db", db, *KEYS, "--stream", stdin=sse)
+    assert proc.returncode == 1
+    with TraceStore(db) as store:
+        rows = list(store.query())
+    assert [t.reasoning_text for t in rows] == ["Half a thought", "Half a thought"]
+    assert rows[0].metadata == {"app": "x", "incomplete": True, "error": {
+        "type": "overloaded_error", "message": "Overloaded", "event": "error"}}
+    assert rows[1].metadata == {"incomplete": True}
+
+
 def test_list_filters_table_and_limit(db: Path) -> None:
     with TraceStore(db, retention_days=None) as store:
         from thinkparse import Extraction

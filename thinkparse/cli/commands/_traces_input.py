@@ -20,6 +20,7 @@ from typing import Any, Optional, Union
 from ... import (
     Extraction,
     Parsed,
+    ProviderError,
     Split,
     StreamNormalizer,
     ThinkParseError,
@@ -33,9 +34,19 @@ from .._options import Settings
 from .._output import Context, tokens_est
 from ._live import Capture, run_stream
 
-__all__ = ["record_stream", "to_extraction"]
+__all__ = ["IncompleteInput", "record_stream", "to_extraction"]
 
 _EMPTY = Extraction("", None, None, 0, False, (), "text", "none", Usage())
+
+
+class IncompleteInput(InputError):
+    """A stream that ended with a provider error (P16): ``result`` is what arrived before it,
+    ``error`` the provider's ``{type, message, event}``; the caller stores it marked incomplete."""
+
+    def __init__(self, message: str, result: Extraction, error: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.result = result
+        self.error = error
 
 
 def to_extraction(
@@ -61,6 +72,10 @@ def to_extraction(
             return normalize(value, provider=provider, **options)
         if isinstance(value, list):
             return _events(iter(value), provider, options)
+    except _Ended as ended:
+        err = ended.error
+        raise IncompleteInput(f"{shown}: {err}", ended.result, {
+            "type": err.type, "message": err.message, "event": err.event}) from None
     except (ThinkParseError, ValueError, TypeError) as exc:
         raise InputError(f"{shown}: {exc}") from None
     raise InputError(
@@ -68,10 +83,19 @@ def to_extraction(
     )
 
 
+class _Ended(Exception):
+    def __init__(self, error: ProviderError, result: Extraction) -> None:
+        self.error = error
+        self.result = result
+
+
 def _events(events: Iterator[Any], provider: Optional[str], options: dict[str, Any]) -> Extraction:
     normalizer = StreamNormalizer(provider=provider, **options)
     for event in events:
-        normalizer.feed(event)
+        try:
+            normalizer.feed(event)
+        except ProviderError as exc:  # P16: what arrived is kept
+            raise _Ended(exc, normalizer.result) from None
     normalizer.close()
     return normalizer.result
 

@@ -64,7 +64,7 @@ from .._inputs import (
 )
 from .._options import Settings, build_parser
 from ._textfile import text_reader
-from ._traces_input import record_stream, to_extraction
+from ._traces_input import IncompleteInput, record_stream, to_extraction
 
 __all__ = ["main"]
 
@@ -321,14 +321,22 @@ def _record(args: argparse.Namespace, store: TraceStore, out: Stdout) -> int:
         else:  # standard output holds the answer
             sys.stderr.write(f"thinkparse: stored trace {trace_id}\n")
         return status
+    def record(shown: str, ex: Extraction, metadata: Any) -> None:
+        try:
+            trace_id = store.record(ex, **keys, metadata=metadata)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(f"traces: {exc}") from None
+        stored(shown, trace_id, ex)
+
     for name in args.files or ["-"]:
         try:
             for shown, ex in _inputs(name, settings):
-                try:
-                    trace_id = store.record(ex, **keys, metadata=args.metadata)
-                except (TypeError, ValueError) as exc:
-                    raise UsageError(f"traces: {exc}") from None
-                stored(shown, trace_id, ex)
+                record(shown, ex, args.metadata)
+        except IncompleteInput as exc:  # P16: the partial turn, marked, then the error
+            record(name if name != "-" else "<stdin>", exc.result,
+                   {**(args.metadata or {}), "incomplete": True, "error": exc.error})
+            sys.stderr.write(f"{exc}\n")
+            status = max(status, exc.status)
         except InputError as exc:
             sys.stderr.write(f"{exc}\n")
             status = max(status, exc.status)
