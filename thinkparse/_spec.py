@@ -388,8 +388,9 @@ def _resolve_cached(
     return cfg
 
 
-#: The scanner options a mapping of options may hold, with their defaults.
-_OPTION_DEFAULTS = (
+#: The scanner options, in the order the entry points take them, each with the default that
+#: means "not given" (``split_think``, ``ThinkScanner``, the normalisers, the adapters).
+OPTION_DEFAULTS: tuple[tuple[str, Any], ...] = (
     ("tags", DEFAULT_TAGS_OPT),
     ("delimiters", DEFAULT_DELIMITERS_OPT),
     ("start_in_reasoning", DEFAULT_START_OPT),
@@ -409,7 +410,7 @@ def options_config(options: Mapping[str, Any], *, allow_auto: bool) -> Config:
         ValueError, TypeError: as :func:`resolve_options`.
     """
     return resolve_options(
-        *[options.get(name, default) for name, default in _OPTION_DEFAULTS],
+        *[options.get(name, default) for name, default in OPTION_DEFAULTS],
         allow_auto=allow_auto,
     )
 

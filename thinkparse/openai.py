@@ -65,6 +65,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any, Callable, Optional, TypeVar
 
 from ._models import preset_for_model
+from ._spec import OPTION_DEFAULTS
 from .clients._closing import AsyncClosing, Closing
 from .scan._scanner import ThinkScanner
 from .scan._think import split_think
@@ -73,10 +74,7 @@ __all__ = ["wrap"]
 
 ClientT = TypeVar("ClientT")
 
-_OPTIONS = (
-    "tags", "delimiters", "start_in_reasoning", "code_aware", "max_tentative", "preset",
-    "terminators", "answer", "prompt",
-)
+_OPTIONS = tuple(name for name, _ in OPTION_DEFAULTS)
 #: ``chat_template_kwargs`` keys with which requests switch a template's thinking on or off.
 _THINKING_SWITCHES = ("enable_thinking", "thinking")
 _REASONING_FIELDS = ("reasoning_content", "reasoning")

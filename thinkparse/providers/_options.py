@@ -29,13 +29,7 @@ from typing import Any, Callable, Optional
 from .._models import preset_for_model
 from .._presets import PRESET_ALIASES
 from .._spec import (
-    DEFAULT_ANSWER_OPT,
-    DEFAULT_CODE_AWARE_OPT,
-    DEFAULT_DELIMITERS_OPT,
-    DEFAULT_MAX_TENTATIVE_OPT,
-    DEFAULT_START_OPT,
-    DEFAULT_TAGS_OPT,
-    DEFAULT_TERMINATORS_OPT,
+    OPTION_DEFAULTS,
     options_config,
     preset_options,
 )
@@ -51,17 +45,7 @@ OneShot = tuple[Optional[dict[str, Any]], Splitter, Optional[str]]
 
 #: The scanner options of ``normalize`` and ``StreamNormalizer``, in the order their values are
 #: handed to :func:`think_options`, each with the default that means "not given".
-THINK_OPTIONS: tuple[tuple[str, Any], ...] = (
-    ("tags", DEFAULT_TAGS_OPT),
-    ("delimiters", DEFAULT_DELIMITERS_OPT),
-    ("start_in_reasoning", DEFAULT_START_OPT),
-    ("code_aware", DEFAULT_CODE_AWARE_OPT),
-    ("max_tentative", DEFAULT_MAX_TENTATIVE_OPT),
-    ("preset", None),
-    ("terminators", DEFAULT_TERMINATORS_OPT),
-    ("answer", DEFAULT_ANSWER_OPT),
-    ("prompt", None),
-)
+THINK_OPTIONS = OPTION_DEFAULTS
 (_TAGS, _DELIMITERS, _START, _CODE_AWARE, _MAX_TENTATIVE, _, _TERMINATORS, _ANSWER,
  _) = (d for _, d in THINK_OPTIONS)
 
