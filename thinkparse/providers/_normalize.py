@@ -118,8 +118,14 @@ def normalize(
     if choice or type(choice) is not int:
         choice = check_choice(choice)
         check_family_choice(family, choice)
-    given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
-                           preset, terminators, answer, prompt), True)
+    if (preset is None and prompt is None and tags is DEFAULT_TAGS_OPT  # the usual call
+            and delimiters is DEFAULT_DELIMITERS_OPT and start_in_reasoning is DEFAULT_START_OPT
+            and code_aware is DEFAULT_CODE_AWARE_OPT and max_tentative is DEFAULT_MAX_TENTATIVE_OPT
+            and terminators is DEFAULT_TERMINATORS_OPT and answer is DEFAULT_ANSWER_OPT):
+        given = None
+    else:
+        given = think_options((tags, delimiters, start_in_reasoning, code_aware, max_tentative,
+                               preset, terminators, answer, prompt), True)
     if unclosed != "reasoning":
         check_unclosed(unclosed, allow_auto=True)
     visible, segments, fmt, redacted, signatures, figures, reason = family.read(d, choice)

@@ -194,8 +194,11 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
                                          f"missing (choice={choice}; {len(choices)} choices)")
             found = (0, item_map(choices[0], "choices", 0))
         i, c = found
-    key = "message" if c.get("message") is not None or "delta" not in c else "delta"
+    key = "message"
     msg = c.get(key)
+    if msg is None and "delta" in c:
+        key = "delta"
+        msg = c.get(key)
     if msg is not None and type(msg) is not dict:
         msg = opt_map(c, key, ("choices", i))
     if msg is None:
@@ -206,13 +209,14 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     where = ("choices", i, key)
     content = msg.get("content")
     thinking: list[str] = []
-    if isinstance(content, (list, tuple)):
-        texts: list[str] = []
-        for is_thinking, text in content_parts(content, (where, "content")):
-            (thinking if is_thinking else texts).append(text)
-        content = "".join(texts)
-    elif content is not None and not isinstance(content, str):
-        raise shape_error(where, "content", "a string, an array or null", content)
+    if type(content) is not str:
+        if isinstance(content, (list, tuple)):
+            texts: list[str] = []
+            for is_thinking, text in content_parts(content, (where, "content")):
+                (thinking if is_thinking else texts).append(text)
+            content = "".join(texts)
+        elif content is not None and not isinstance(content, str):
+            raise shape_error(where, "content", "a string, an array or null", content)
     refusal = msg.get("refusal")
     if refusal is not None:
         visible = (content or "") + (opt_str(msg, "refusal", where) or "")
