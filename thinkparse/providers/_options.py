@@ -46,6 +46,8 @@ OneShot = tuple[Optional[dict[str, Any]], Splitter, Optional[str]]
 #: The scanner options of ``normalize`` and ``StreamNormalizer``, in the order their values are
 #: handed to :func:`think_options`, each with the default that means "not given".
 THINK_OPTIONS = OPTION_DEFAULTS
+(_TAGS, _DELIMITERS, _START, _CODE_AWARE, _MAX_TENTATIVE, _, _TERMINATORS, _ANSWER,
+ _) = (d for _, d in THINK_OPTIONS)
 
 
 def think_options(values: tuple[Any, ...], allow_auto: bool) -> Optional[dict[str, Any]]:
@@ -55,9 +57,13 @@ def think_options(values: tuple[Any, ...], allow_auto: bool) -> Optional[dict[st
     Raises:
         TypeError, ValueError: an invalid option (named in the message).
     """
+    tags, delimiters, start, code_aware, max_tentative, preset, terminators, answer, prompt = (
+        values)
+    if (tags is _TAGS and delimiters is _DELIMITERS and start is _START
+            and code_aware is _CODE_AWARE and max_tentative is _MAX_TENTATIVE and preset is None
+            and terminators is _TERMINATORS and answer is _ANSWER and prompt is None):
+        return None  # the usual call: one identity test per option of THINK_OPTIONS
     given = {name: v for (name, default), v in zip(THINK_OPTIONS, values) if v is not default}
-    if not given:
-        return None
     options_config(given, allow_auto=allow_auto)
     return given
 
