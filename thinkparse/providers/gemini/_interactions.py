@@ -137,33 +137,37 @@ def usage_figures(u: Mapping[str, Any], where: Where) -> Figures:
 
 
 def _usage(holder: Mapping[str, Any], where: Where) -> Optional[Figures]:
-    u = opt_map(holder, "usage", where)
+    u = holder.get("usage")
+    if u is not None and type(u) is not dict:
+        u = opt_map(holder, "usage", where)
     return None if u is None else usage_figures(u, (where, "usage"))
 
 
 # --- whole responses ---------------------------------------------------------------------------
-def _entries(d: Mapping[str, Any]) -> tuple[str, Sequence[Any]]:
-    key = "steps" if "steps" in d or "outputs" not in d else "outputs"
-    return key, opt_list(d, key, "") or ()
+def _list(d: Mapping[str, Any], key: str, where: Where) -> Sequence[Any]:
+    """``d[key]``, an array (``()`` when absent or null)."""
+    v = d.get(key)
+    return v if type(v) is list else opt_list(d, key, where) or ()
 
 
 def _start(entries: Sequence[Any]) -> int:
     """Where the model's turn starts: after the last ``user_input`` step."""
     for i in range(len(entries) - 1, -1, -1):
         s = entries[i]
-        if isinstance(s, Mapping) and s.get("type") == "user_input":
+        if (type(s) is dict or isinstance(s, Mapping)) and s.get("type") == "user_input":
             return i + 1
     return 0
 
 
-def _texts(items: Optional[Sequence[Any]], where: Where) -> list[str]:
-    """The texts of ``{type: "text", text}`` items (other items have none)."""
-    out = []
-    for j, item in enumerate(items or ()):
+def _texts(items: Sequence[Any], where: Where, out: list[str]) -> list[str]:
+    """``out`` with the texts of ``{type: "text", text}`` items added (other items have none)."""
+    for j, item in enumerate(items):
         if type(item) is not dict:
             item = item_map(item, where, j)
         if item.get("type", _TEXT) == _TEXT:
-            text = opt_str(item, _TEXT, (where, j))
+            text = item.get(_TEXT)
+            if type(text) is not str:
+                text = opt_str(item, _TEXT, (where, j))
             if text:
                 out.append(text)
     return out
@@ -172,7 +176,8 @@ def _texts(items: Optional[Sequence[Any]], where: Where) -> list[str]:
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole interaction (rules in the module docstring)."""
     no_choice(choice)
-    key, entries = _entries(d)
+    key = "steps" if "steps" in d or "outputs" not in d else "outputs"
+    entries = _list(d, key, "")
     visible: list[str] = []
     segments: list[str] = []
     sigs: list[str] = []
@@ -182,17 +187,19 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
             s = item_map(s, key, i)
         t = s.get("type")
         if t == "model_output":
-            visible += _texts(opt_list(s, "content", (key, i)), (key, i, "content"))
+            _texts(_list(s, "content", (key, i)), (key, i, "content"), visible)
         elif t == _TEXT:
             text = opt_str(s, _TEXT, (key, i))
             if text:
                 visible.append(text)
         elif t == "thought":
-            text = "".join(_texts(opt_list(s, _SUMMARY, (key, i)), (key, i, _SUMMARY)))
+            text = "".join(_texts(_list(s, _SUMMARY, (key, i)), (key, i, _SUMMARY), []))
             if text:
                 segments.append(text)
         if "signature" in s:
-            sig = signature_text(s["signature"], (key, i), "signature")
+            sig = s["signature"]
+            if type(sig) is not str:
+                sig = signature_text(sig, (key, i), "signature")
             if sig:
                 sigs.append(sig)
     return Parts(("".join(visible), segments, BLOCKS, False, sigs or None, _usage(d, ""),
@@ -289,11 +296,11 @@ class Decoder:
         """What a ``step.start`` step (or legacy ``content.start`` item) already holds."""
         t = step.get("type")
         if t == "thought":
-            text = "".join(_texts(opt_list(step, _SUMMARY, where), (where, _SUMMARY)))
+            text = "".join(_texts(_list(step, _SUMMARY, where), (where, _SUMMARY), []))
             if text:
                 self.out.reasoning(SegmentKey("step", idx), text, BLOCKS)
         elif t == "model_output":
-            for text in _texts(opt_list(step, "content", where), (where, "content")):
+            for text in _texts(_list(step, "content", where), (where, "content"), []):
                 self.out.visible(text)
         elif t == _TEXT:
             self.out.visible(opt_str(step, _TEXT, where) or "")
