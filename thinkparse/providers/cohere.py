@@ -122,16 +122,23 @@ def _usage(holder: Mapping[str, Any], where: Where) -> Optional[Figures]:
 # --- whole responses --------------------------------------------------------------------------
 def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
     """A whole response: the message's content items in order, then its tool plan."""
-    msg = req_map(d, "message")
+    msg = d.get("message")
+    if type(msg) is not dict:
+        msg = req_map(d, "message")
     visible: list[str] = []
     segments: list[str] = []
     fmt = FIELD
-    for i, item in enumerate(opt_list(msg, "content", "message") or ()):
+    items = msg.get("content")
+    if type(items) is not list:
+        items = opt_list(msg, "content", "message") or ()
+    for i, item in enumerate(items):
         if type(item) is not dict:
             item = item_map(item, ("message", "content"), i)
         t = item.get("type")
         if t in (_TEXT, _THINKING):
-            text = opt_str(item, t, ("message", "content", i))
+            text = item.get(t)
+            if type(text) is not str:
+                text = opt_str(item, t, ("message", "content", i))
             if not text:
                 continue
             if t == _TEXT:
@@ -140,7 +147,9 @@ def read(d: Mapping[str, Any], choice: int = 0) -> Parts:
                 segments.append(text)
                 if fmt is FIELD and not text.isspace():
                     fmt = BLOCKS
-    plan = opt_str(msg, "tool_plan", "message")
+    plan = msg.get("tool_plan")
+    if plan is not None and type(plan) is not str:
+        plan = opt_str(msg, "tool_plan", "message")
     if plan:
         segments.append(plan)
     return Parts(("".join(visible), segments, fmt, False, None, _usage(d, ""),
