@@ -68,8 +68,8 @@ from thinkparse._spec import (
     TAG_CLOSE as _TAG_CLOSE,
     TAG_OPEN as _TAG_OPEN,
     TAG_SPACE,
-    resolve_options,
 )
+from thinkparse._config import resolve_options
 from thinkparse._types import EMPTY_DELTA, Delta
 
 cdef extern from "Python.h":

@@ -5,7 +5,7 @@ functions and under ``if TYPE_CHECKING:`` -- relative imports resolved, plus the
 scanner's imports (``src_ext/_scanner_c.pyx``) and the package face's names loaded on first
 use (``thinkparse._LAZY``).  The parts, lowest first:
 
-* core: ``_errors _env _types _spec _presets _models`` and the scanner kernel
+* core: ``_errors _env _types _spec _config _presets _models`` and the scanner kernel
   (``_scanner_py``, ``_scanner_c``) -- imports nothing but core;
 * ``scan`` (text markup) -- core only;
 * ``providers`` -- scan and core;
@@ -40,7 +40,7 @@ PYX = ROOT / "src_ext" / "_scanner_c.pyx"
 
 CORE = frozenset(
     f"thinkparse.{m}"
-    for m in ("_errors", "_env", "_types", "_spec", "_presets", "_models", "_scanner_py",
+    for m in ("_errors", "_env", "_types", "_spec", "_config", "_presets", "_models", "_scanner_py",
               "_scanner_c")
 )
 SYSTEMS = ("replay", "store", "render", "data", "clients")

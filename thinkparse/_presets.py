@@ -6,7 +6,7 @@ scanner F6), the peer parser names that select it (``PRESET_ALIASES``: vLLM's re
 registry and SGLang's ``DetectorMap`` / ``reasoning_parser_names.py``, exactly as spelled there),
 the model-name patterns that select it (F5, read by ``thinkparse._models``), and the source of
 every fact.  docs/presets.md is generated from it (``docs/gen_presets.py``; a test keeps the two
-equal).  Options are checked where they are used (``thinkparse._spec.resolve_options``), so a
+equal).  Options are checked where they are used (``thinkparse._config.resolve_options``), so a
 preset is written exactly as a caller would write the same options.
 
 Sources are cited as ``vLLM <file>@<commit>`` (``vllm-project/vllm``, ``vllm/reasoning/`` and

@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from typing import Any, Optional
 
+from ._config import resolve_options
 from ._errors import ScannerClosedError
 from ._presets import PresetName
 from ._spec import (
@@ -86,7 +87,6 @@ from ._spec import (
     DelimitersOption,
     TagsOption,
     TerminatorsOption,
-    resolve_options,
 )
 from ._types import EMPTY_DELTA, Delta
 

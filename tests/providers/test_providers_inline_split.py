@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from thinkparse import normalize, preset_for_model, split_think
-from thinkparse._spec import PRESETS
+from thinkparse._presets import PRESETS
 
 PIECES = ["<think>", "</think>", "<think", "think>", "a", " ", "\n", "```", "`", "b c", "<", "/",
           "[THINK]", "[/THINK]", "<tool_call>"]

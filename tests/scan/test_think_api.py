@@ -583,7 +583,7 @@ def test_scanner_for_equals_the_constructor(scanner_cls: Any, options: dict[str,
     # constructor makes from the same options, in both implementations.
     import sys
 
-    from thinkparse._spec import options_config
+    from thinkparse._config import options_config
 
     scanner_for = sys.modules[scanner_cls.__module__].scanner_for
     cfg = options_config(options, allow_auto=False)

@@ -44,7 +44,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .._spec import SEPARATOR, options_config
+from .._config import options_config
+from .._spec import SEPARATOR
 from ..scan._harmony import (
     CHANNEL,
     CONSTRAIN,

@@ -26,13 +26,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from .._config import options_config, preset_options
 from .._models import preset_for_model
 from .._presets import PRESET_ALIASES
-from .._spec import (
-    OPTION_DEFAULTS,
-    options_config,
-    preset_options,
-)
+from .._spec import OPTION_DEFAULTS
 from ..scan._scanner import ThinkScanner
 from ..scan._think import closed_splitter
 

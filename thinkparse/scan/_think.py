@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator, Mapping
 from typing import Any, Optional
 
+from .._config import options_config, prompt_opens, resolve_options, with_start
 from .._presets import PresetName
 from .._spec import (
     DEFAULT_ANSWER_OPT,
@@ -44,10 +45,6 @@ from .._spec import (
     TerminatorsOption,
     UnclosedOption,
     check_unclosed,
-    options_config,
-    prompt_opens,
-    resolve_options,
-    with_start,
 )
 from .._types import Delta, Split
 from ._scanner import ThinkScanner, scanner_for
