@@ -387,9 +387,9 @@ def test_traces_missing_store_is_not_created(tmp_path: Path, action: list[str]) 
 def test_traces_every_option_has_help() -> None:
     import argparse
 
-    from thinkparse.cli.commands import traces
+    from thinkparse.cli.commands import _traces_args
 
-    parser = traces._parser()
+    parser = _traces_args._parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     missing = [f"{name} {'/'.join(a.option_strings) or a.dest}"
                for name, p in sub.choices.items() for a in p._actions

@@ -32,7 +32,8 @@ from ... import (
 from .._common import STDIN_NAME, InputError, UsageError
 from .._options import Settings
 from .._output import Context, tokens_est
-from ._live import Capture, run_stream
+from ._live import run_stream
+from ._live_io import Capture
 
 __all__ = ["IncompleteInput", "record_stream", "to_extraction"]
 
