@@ -389,7 +389,7 @@ def test_traces_every_option_has_help() -> None:
 
     from thinkparse.cli.commands import _traces_args
 
-    parser = _traces_args._parser()
+    parser = _traces_args.traces_parser()
     (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     missing = [f"{name} {'/'.join(a.option_strings) or a.dest}"
                for name, p in sub.choices.items() for a in p._actions

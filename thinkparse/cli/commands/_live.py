@@ -66,7 +66,7 @@ from .._inputs import (
 )
 from .._output import Context
 from .._redact import StreamRedactor
-from ._live_io import Capture, LiveWriter, _chunks, _decoded, _Reader
+from ._live_io import Capture, LiveWriter, Reader, decoded_text, read_chunks
 
 #: The ``<REASONING>`` block (R1), read in a stream as a literal delimiter pair.
 REASONING_PAIR = ("<REASONING>", "</REASONING>")
@@ -86,7 +86,7 @@ def run_stream(ctx: Context, name: str, capture: Optional[Capture] = None) -> No
         ctx.fail(str(exc), exc.status)
         return
     try:
-        reader = _Reader(stream.fileno(), shown, capture)
+        reader = Reader(stream.fileno(), shown, capture)
         head, kind = _detect(ctx, reader)
         writer = LiveWriter(ctx)
         try:
@@ -107,7 +107,7 @@ def run_stream(ctx: Context, name: str, capture: Optional[Capture] = None) -> No
             stream.close()
 
 
-def _detect(ctx: Context, reader: _Reader) -> tuple[bytes, str]:
+def _detect(ctx: Context, reader: Reader) -> tuple[bytes, str]:
     """Read as little as needed to know the kind; return the bytes read and the kind."""
     fmt = ctx.args.format
     if fmt in ("text", "think"):
@@ -182,7 +182,7 @@ def text_mode(ctx: Context) -> tuple[dict[str, Any], bool]:
 
 
 def _text(
-    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+    ctx: Context, reader: Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
 ) -> None:
     settings = ctx.settings
     settings.text_input(reader.shown)
@@ -197,7 +197,7 @@ def _text(
     seen: list[str] = []
     size = 0
     try:
-        for text in _decoded(ctx, reader, head):
+        for text in decoded_text(ctx, reader, head):
             if redactor is not None:
                 text = redactor.feed(text)
             if pieces is not None:
@@ -253,7 +253,7 @@ def _normalizer(ctx: Context, shown: str) -> Any:
 
 
 def _sse(
-    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+    ctx: Context, reader: Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
 ) -> None:
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
@@ -262,7 +262,7 @@ def _sse(
     status = ctx.status
     n = 0
     try:
-        for n, event in enumerate(iter_sse(_decoded(ctx, reader, head)), 1):
+        for n, event in enumerate(iter_sse(decoded_text(ctx, reader, head)), 1):
             try:
                 writer.delta(normalizer.feed(event))
             except ProviderError as exc:  # P16: what arrived stays printed; one line, exit 1
@@ -283,7 +283,7 @@ def _sse(
 
 
 def _event_lines(
-    ctx: Context, reader: _Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
+    ctx: Context, reader: Reader, head: bytes, writer: LiveWriter, capture: Optional[Capture]
 ) -> None:
     shown = reader.shown
     normalizer = _normalizer(ctx, shown)
@@ -300,7 +300,7 @@ def _event_lines(
             if raw and not raw.isspace():
                 _event_line(ctx, normalizer, raw, lineno, start, shown, writer)
 
-    for data in _chunks(reader, head):
+    for data in read_chunks(reader, head):
         pending.append(data)
         if b"\n" not in data:
             continue

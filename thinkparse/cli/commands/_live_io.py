@@ -78,7 +78,7 @@ class Capture:
         return result
 
 
-class _Reader:
+class Reader:
     """``os.read`` chunks of one descriptor, with the bytes consumed so far."""
 
     def __init__(self, fd: int, shown: str, capture: Optional[Capture]) -> None:
@@ -98,7 +98,7 @@ class _Reader:
         return data
 
 
-def _chunks(reader: _Reader, head: bytes) -> Iterator[bytes]:
+def read_chunks(reader: Reader, head: bytes) -> Iterator[bytes]:
     if head:
         yield head
     while True:
@@ -108,12 +108,12 @@ def _chunks(reader: _Reader, head: bytes) -> Iterator[bytes]:
         yield data
 
 
-def _decoded(ctx: Context, reader: _Reader, head: bytes) -> Iterator[str]:
+def decoded_text(ctx: Context, reader: Reader, head: bytes) -> Iterator[str]:
     """The input as text pieces; on invalid UTF-8, the valid text first, then ``InputError``."""
     decoder = codecs.getincrementaldecoder("utf-8")(ctx.settings.errors)
     started = False
     base = 0  # offset of the next chunk in the input
-    for data in itertools.chain(_chunks(reader, head), (b"",)):
+    for data in itertools.chain(read_chunks(reader, head), (b"",)):
         held = decoder.getstate()[0]
         try:
             text = decoder.decode(data, not data)

@@ -35,7 +35,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"traces: {message}")
 
 
-def _parser() -> argparse.ArgumentParser:
+def traces_parser() -> argparse.ArgumentParser:
     common = _Parser(add_help=False)
     common.add_argument("--db", default=os.environ.get("THINKPARSE_DB"), metavar="PATH",
                         help=DB_HELP)  # fmt: skip

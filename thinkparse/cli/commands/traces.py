@@ -62,7 +62,7 @@ from .._inputs import (
 )
 from .._options import Settings, build_parser
 from ._textfile import text_reader
-from ._traces_args import _parser
+from ._traces_args import traces_parser
 from ._traces_input import IncompleteInput, record_stream, to_extraction
 
 __all__ = ["main"]
@@ -87,7 +87,7 @@ def main(argv: list[str]) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+    args = traces_parser().parse_args(argv)
     if args.action is None:
         raise UsageError("traces: give an action: " + ", ".join(ACTIONS))
     if not args.db:
