@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
     from openai._models import construct_type
     from openai.types.chat import ChatCompletionChunk
 
-    from thinkparse.openai import _Rewriter
+    from thinkparse.clients._openai_stream import _Rewriter
 
     def rewrite() -> None:
         # the chunks are built outside the timed part in a real stream (the SDK does it);

@@ -336,7 +336,7 @@ def test_bad_options(vllm: VLLMServer, options: dict[str, Any], error: type[Exce
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from thinkparse.openai import _Rewriter  # noqa: E402
+from thinkparse.clients._openai_stream import _Rewriter  # noqa: E402
 
 PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
 

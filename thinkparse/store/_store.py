@@ -54,18 +54,14 @@ import os
 import sqlite3
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from typing import IO, Any, Callable, Optional, TypeVar, Union, cast
 
 from .._types import Extraction
-from ._budget import turn_tokens
 from ._masking import DEFAULT_MASKER
+from ._queries import _INSERT, _SELECT, _pages, _row, _where, database_error
 from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
-    COLUMN_NAMES,
-    NO_METADATA,
-    SELECT_LIST,
     Masker,
     Trace,
     TraceStoreError,
@@ -73,34 +69,19 @@ from ._trace_row import (
     check_count,
     check_days,
     check_filter_names,
-    check_int64,
     check_str,
-    check_time,
     clause,
     mask_keys,
-    mask_metadata,
     migrate,
-    where,
 )
 
 __all__ = ["Trace", "TraceStore", "TraceStoreError"]
 
-_PAGE = 500
 _BUSY_MS = 30_000
 _DAY_MS = 86_400_000
-_INSERT = (
-    f"INSERT INTO reasoning_traces ({', '.join(COLUMN_NAMES)}) "
-    f"VALUES ({', '.join('?' for _ in COLUMN_NAMES)})"
-)
-_SELECT = f"SELECT {SELECT_LIST} FROM reasoning_traces"
 
 PathLike = Union[str, "os.PathLike[str]"]
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def database_error(path: str, exc: sqlite3.Error) -> TraceStoreError:
-    """SQLite's error as a :class:`TraceStoreError` naming the file, on one line."""
-    return TraceStoreError(f"{path}: {' '.join(str(exc).split())}")
 
 
 def _database_errors(method: _F) -> _F:
@@ -221,9 +202,9 @@ class TraceStore:
             ValueError: an invalid value, or an ``id`` already stored; nothing is written.
             TraceStoreError: the store is closed or the database failed.
         """
-        row = self._row(
-            extraction, session_key, run_id, model, provider, total_tokens, duration_ms, metadata,
-            id, created_at,
+        row = _row(
+            self.masker, now_ms, extraction, session_key, run_id, model, provider, total_tokens,
+            duration_ms, metadata, id, created_at,
         )  # fmt: skip
         with self._lock:
             self._auto_prune()
@@ -235,33 +216,6 @@ class TraceStore:
             except sqlite3.Error as exc:
                 raise TraceStoreError(f"{self.path}: {exc}") from None
         return str(row[0])
-
-    def _row(self, extraction: object, *fields: object) -> tuple[Any, ...]:
-        """The checked, masked insert row of :meth:`record`'s arguments (in its order)."""
-        session_key, run_id, model, provider, total_tokens, duration_ms, metadata = fields[:7]
-        id, created_at = fields[7:]
-        if not isinstance(extraction, Extraction):
-            raise TypeError(f"extraction must be an Extraction, not {type(extraction).__name__}")
-        row_id = uuid.uuid4().hex if id is None else check_str(id, "id")
-        prov = extraction.provider if provider is None else check_str(provider, "provider")
-        if total_tokens is None:
-            total = check_int64(extraction.usage.total_tokens or 0, "extraction.usage.total_tokens")
-        else:
-            total = check_count(total_tokens, "total_tokens")
-        meta = NO_METADATA if metadata is None else mask_metadata(self.masker, metadata)
-        return mask_keys(self.masker, (
-            row_id,
-            check_str(session_key, "session_key"),
-            check_str(run_id, "run_id"),
-            check_str(model, "model"),
-            prov,
-            apply_masker(self.masker, extraction.reasoning or ""),
-            check_int64(turn_tokens(extraction, "extraction"), "extraction.reasoning_tokens"),
-            total,
-            check_count(duration_ms, "duration_ms"),
-            meta,
-            now_ms() if created_at is None else check_time(created_at, "created_at"),
-        ))  # fmt: skip
 
     # --- reading ----------------------------------------------------------------------------------
     @_database_errors
@@ -306,62 +260,21 @@ class TraceStore:
             TypeError, ValueError: a bad filter (named), raised by this call, not the iteration.
             TraceStoreError: the store is closed.
         """
-        found, params = self._where(session_key, run_id, model, provider, since, until)
+        found, params = _where(self.masker, session_key, run_id, model, provider, since, until)
         if limit is not None:
             check_count(limit, "limit", stored=False)
         self._connection()
-        return self._pages(found, params, limit)
+        return _pages(self._lock, self._connection, self.path, found, params, limit)
 
     def _mask_key(self, value: str) -> str:
         """A key as it is stored: masked like the rows were (#d2)."""
         return apply_masker(self.masker, value)
 
-    def _where(
-        self,
-        session_key: Optional[str] = None,
-        run_id: Optional[str] = None,
-        model: Optional[str] = None,
-        provider: Optional[str] = None,
-        since: Optional[Any] = None,
-        until: Optional[Any] = None,
-    ) -> tuple[list[str], list[Any]]:
-        """The filters' clauses, the key filters checked and then masked like the stored keys."""
-        def key(value: Optional[str], name: str) -> Optional[str]:
-            return None if value is None else self._mask_key(check_str(value, name, empty=True))
-
-        return where(
-            key(session_key, "session_key"), key(run_id, "run_id"), key(model, "model"),
-            key(provider, "provider"), since, until,
-        )  # fmt: skip
-
-    def _pages(self, found: list[str], params: list[Any], limit: Optional[int]) -> Iterator[Trace]:
-        left = limit
-        after: Optional[tuple[int, str]] = None
-        while left is None or left > 0:
-            clauses, args = list(found), list(params)
-            if after is not None:
-                clauses.append("(created_at > ? OR (created_at = ? AND id > ?))")
-                args += [after[0], after[0], after[1]]
-            size = _PAGE if left is None else min(_PAGE, left)
-            sql = _SELECT + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
-            with self._lock:
-                try:
-                    rows = self._connection().execute(sql, [*args, size]).fetchall()
-                except sqlite3.Error as exc:
-                    raise database_error(self.path, exc) from None
-            for row in rows:
-                yield Trace(*row)
-            if len(rows) < size:
-                return
-            after = (rows[-1][-1], rows[-1][0])
-            if left is not None:
-                left -= len(rows)
-
     @_database_errors
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
         check_filter_names(filters, allow_limit=False)
-        found, params = self._where(**filters)
+        found, params = _where(self.masker, **filters)
         with self._lock:
             row = (
                 self._connection()
@@ -374,7 +287,7 @@ class TraceStore:
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
         check_filter_names(filters, allow_limit=False)
-        found, params = self._where(**filters)
+        found, params = _where(self.masker, **filters)
         sql = "EXPLAIN QUERY PLAN " + _SELECT + clause(found) + " ORDER BY created_at, id"
         with self._lock:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
