@@ -103,12 +103,12 @@ def main(argv: list[str]) -> int:
     from openai._models import construct_type
     from openai.types.chat import ChatCompletionChunk
 
-    from thinkparse.clients._openai_stream import _Rewriter
+    from thinkparse.clients._openai_stream import Rewriter
 
     def rewrite() -> None:
         # the chunks are built outside the timed part in a real stream (the SDK does it);
         # here they are rebuilt per round, so their construction is timed separately
-        rw = _Rewriter({})
+        rw = Rewriter({})
         for c in chunks:
             rw.chunk(c)
         rw.finish()

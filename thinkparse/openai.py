@@ -66,14 +66,14 @@ from typing import Any, Callable, Optional, TypeVar
 from ._models import preset_for_model
 from ._spec import OPTION_DEFAULTS
 from .clients._openai_stream import (
-    _append_text,
-    _AsyncStream,
-    _feed_parts,
-    _get,
-    _has_reasoning,
-    _part_text,
-    _set,
-    _Stream,
+    AsyncRewrittenStream,
+    RewrittenStream,
+    append_text,
+    feed_parts,
+    get_field,
+    has_reasoning,
+    part_text,
+    set_field,
 )
 from .scan._scanner import ThinkScanner
 from .scan._think import split_think
@@ -112,25 +112,25 @@ def _thinking_off(kwargs: dict[str, Any]) -> bool:
 
 def _split_parts(message: Any, parts: list[Any], options: dict[str, Any]) -> None:
     """Separate the reasoning of a plain message whose content is a list of parts (in place)."""
-    if not any(_part_text(part) is not None for part in parts):
+    if not any(part_text(part) is not None for part in parts):
         return
     scanner = ThinkScanner(**options)
-    kept, reasoning = _feed_parts(scanner, parts)
+    kept, reasoning = feed_parts(scanner, parts)
     held = scanner.close()
-    kept = _append_text(kept, held.visible)
+    kept = append_text(kept, held.visible)
     if not scanner.had_block and kept == parts:
         return  # no markup: the message is returned unchanged
-    _set(message, "content", kept)
+    set_field(message, "content", kept)
     if scanner.had_block:
-        _set(message, "reasoning_content", reasoning + held.reasoning)
+        set_field(message, "reasoning_content", reasoning + held.reasoning)
 
 
 def _split_message(response: Any, options: dict[str, Any]) -> Any:
     """Separate the reasoning of every choice of a plain ``ChatCompletion`` (in place)."""
     for choice in getattr(response, "choices", None) or ():
-        message: Any = _get(choice, "message")
-        content = _get(message, "content")
-        if _has_reasoning(message):
+        message: Any = get_field(choice, "message")
+        content = get_field(message, "content")
+        if has_reasoning(message):
             continue
         if isinstance(content, list):
             _split_parts(message, content, options)
@@ -139,9 +139,9 @@ def _split_message(response: Any, options: dict[str, Any]) -> Any:
             continue
         split = split_think(content, **options)
         if split.visible != content:
-            _set(message, "content", split.visible)
+            set_field(message, "content", split.visible)
         if split.reasoning is not None:
-            _set(message, "reasoning_content", split.reasoning)
+            set_field(message, "reasoning_content", split.reasoning)
     return response
 
 
@@ -151,7 +151,7 @@ def _sync_create(create: Callable[..., Any], fixed: Optional[dict[str, Any]]) ->
         options = _options_for(fixed, kwargs)
         result = create(*args, **kwargs)
         if kwargs.get("stream") is True:
-            return _Stream(result, options)
+            return RewrittenStream(result, options)
         return _split_message(result, options)
 
     return wrapped
@@ -163,7 +163,7 @@ def _async_create(create: Callable[..., Any], fixed: Optional[dict[str, Any]]) -
         options = _options_for(fixed, kwargs)
         result = await create(*args, **kwargs)
         if kwargs.get("stream") is True:
-            return _AsyncStream(result, options)
+            return AsyncRewrittenStream(result, options)
         return _split_message(result, options)
 
     return wrapped

@@ -336,7 +336,7 @@ def test_bad_options(vllm: VLLMServer, options: dict[str, Any], error: type[Exce
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from thinkparse.clients._openai_stream import _Rewriter  # noqa: E402
+from thinkparse.clients._openai_stream import Rewriter  # noqa: E402
 
 PIECES = st.sampled_from(["<think>", "</think>", "<th", "ink>", "</", "a", " b", "\n", "`"])
 
@@ -352,7 +352,7 @@ def test_stream_rewrite_equals_one_shot(contents: list[str], opened: bool, finis
            for c in contents]
     if finish:
         raw.append({**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
-    rewriter = _Rewriter({"start_in_reasoning": opened})
+    rewriter = Rewriter({"start_in_reasoning": opened})
     out = []
     for r in raw:
         out += rewriter.chunk(chunk_cls.model_validate(r))

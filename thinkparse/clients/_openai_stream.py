@@ -14,7 +14,7 @@ from ._closing import AsyncClosing, Closing
 _REASONING_FIELDS = ("reasoning_content", "reasoning")
 
 
-def _get(obj: Any, name: str) -> Any:
+def get_field(obj: Any, name: str) -> Any:
     """A field of an SDK object, declared or extra, else ``None``.
 
     Reads the instance's ``__dict__`` and pydantic's ``__pydantic_extra__`` directly: a missing
@@ -29,7 +29,7 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
-def _set(obj: Any, name: str, value: Any) -> None:
+def set_field(obj: Any, name: str, value: Any) -> None:
     """Set a field of an SDK object; a name the model does not declare becomes an extra field."""
     fields = getattr(obj, "__dict__", None)
     extra = getattr(obj, "__pydantic_extra__", None)
@@ -39,11 +39,11 @@ def _set(obj: Any, name: str, value: Any) -> None:
         setattr(obj, name, value)
 
 
-def _has_reasoning(obj: Any) -> bool:
-    return any(_get(obj, name) for name in _REASONING_FIELDS)
+def has_reasoning(obj: Any) -> bool:
+    return any(get_field(obj, name) for name in _REASONING_FIELDS)
 
 
-def _part_text(part: Any) -> Optional[str]:
+def part_text(part: Any) -> Optional[str]:
     """The text of a ``{"type": "text", "text": str}`` content part, else ``None``."""
     if isinstance(part, Mapping) and part.get("type") == "text":
         text = part.get("text")
@@ -52,7 +52,7 @@ def _part_text(part: Any) -> Optional[str]:
     return None
 
 
-def _feed_parts(scanner: ThinkScanner, parts: list[Any]) -> tuple[list[Any], str]:
+def feed_parts(scanner: ThinkScanner, parts: list[Any]) -> tuple[list[Any], str]:
     """Feed the text parts of a content list to ``scanner``: the parts to keep, the reasoning.
 
     Each text part becomes a copy holding the visible text it released (left out when none);
@@ -61,7 +61,7 @@ def _feed_parts(scanner: ThinkScanner, parts: list[Any]) -> tuple[list[Any], str
     kept: list[Any] = []
     reasoning: list[str] = []
     for part in parts:
-        text = _part_text(part)
+        text = part_text(part)
         if text is None:
             kept.append(part)
             continue
@@ -72,17 +72,17 @@ def _feed_parts(scanner: ThinkScanner, parts: list[Any]) -> tuple[list[Any], str
     return kept, "".join(reasoning)
 
 
-def _append_text(parts: list[Any], text: str) -> list[Any]:
+def append_text(parts: list[Any], text: str) -> list[Any]:
     """``parts`` with ``text`` added to its last text part (if last), else as a new text part."""
     if not text:
         return parts
-    if parts and _part_text(parts[-1]) is not None:
+    if parts and part_text(parts[-1]) is not None:
         last = parts[-1]
         return [*parts[:-1], {**last, "text": last["text"] + text}]
     return [*parts, {"type": "text", "text": text}]
 
 
-class _Rewriter:
+class Rewriter:
     """The per-stream state: one scanner per choice index, and the last chunk of each."""
 
     __slots__ = ("last", "lists", "options", "passthrough", "scanners")
@@ -105,29 +105,30 @@ class _Rewriter:
         return [chunk]
 
     def _choice(self, chunk: Any, choice: Any) -> None:
-        index = _get(choice, "index")
+        index = get_field(choice, "index")
         index = index if isinstance(index, int) else 0
-        delta = _get(choice, "delta")
+        delta = get_field(choice, "delta")
         if index in self.passthrough or delta is None:
             return
         scanner = self.scanners.get(index)
-        if _has_reasoning(delta):
+        if has_reasoning(delta):
             # the server separates reasoning itself: leave this choice alone from now on
             self.passthrough.add(index)
             if scanner is not None:
                 del self.scanners[index]
                 held = scanner.close()
                 if held.visible:
-                    content = _get(delta, "content")
+                    content = get_field(delta, "content")
                     if isinstance(content, list):
-                        _set(delta, "content", [{"type": "text", "text": held.visible}, *content])
+                        set_field(delta, "content",
+                                  [{"type": "text", "text": held.visible}, *content])
                     elif index in self.lists and content is None:
-                        _set(delta, "content", [{"type": "text", "text": held.visible}])
+                        set_field(delta, "content", [{"type": "text", "text": held.visible}])
                     elif content is None or isinstance(content, str):
-                        _set(delta, "content", held.visible + (content or ""))
+                        set_field(delta, "content", held.visible + (content or ""))
             return
-        content = _get(delta, "content")
-        finish = _get(choice, "finish_reason")
+        content = get_field(delta, "content")
+        finish = get_field(choice, "finish_reason")
         if scanner is None:
             if content is None and finish is None:
                 return
@@ -136,7 +137,7 @@ class _Rewriter:
         parts: Optional[list[Any]] = None
         if isinstance(content, list):
             self.lists.add(index)
-            parts, reasoning = _feed_parts(scanner, content)
+            parts, reasoning = feed_parts(scanner, content)
             visible = ""
         elif isinstance(content, str):
             visible, reasoning = scanner.feed(content)
@@ -149,14 +150,14 @@ class _Rewriter:
             if parts is None and content is None and index in self.lists and held.visible:
                 parts = []  # the choice speaks in parts: its held text goes out as one
             if parts is not None:
-                parts = _append_text(parts, held.visible)
+                parts = append_text(parts, held.visible)
             else:
                 visible += held.visible
         if parts is not None:
-            _set(delta, "content", parts or None)
+            set_field(delta, "content", parts or None)
         else:
-            _set(delta, "content", visible or None)
-        _set(delta, "reasoning_content", reasoning or None)
+            set_field(delta, "content", visible or None)
+        set_field(delta, "reasoning_content", reasoning or None)
 
     def finish(self) -> list[Any]:
         """Chunks releasing what still-open choices hold (empty when nothing is held)."""
@@ -169,24 +170,24 @@ class _Rewriter:
             chunk, choice = self.last[index]
             delta = choice.delta.model_copy()
             for name in ("role", "tool_calls", "function_call", "refusal"):
-                if _get(delta, name) is not None:
-                    _set(delta, name, None)
+                if get_field(delta, name) is not None:
+                    set_field(delta, name, None)
             visible: Any = held.visible or None
             if visible is not None and index in self.lists:
                 visible = [{"type": "text", "text": visible}]
-            _set(delta, "content", visible)
-            _set(delta, "reasoning_content", held.reasoning or None)
+            set_field(delta, "content", visible)
+            set_field(delta, "reasoning_content", held.reasoning or None)
             new_choice = choice.model_copy(update={"delta": delta, "finish_reason": None})
             out.append(chunk.model_copy(update={"choices": [new_choice], "usage": None}))
         return out
 
 
-class _Stream(Closing):
+class RewrittenStream(Closing):
     """A synchronous chunk stream with the reasoning separated (W3)."""
 
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
         self._stream = stream
-        self._rewriter = _Rewriter(options)
+        self._rewriter = Rewriter(options)
         self._chunks = self._gen()
 
     def _gen(self) -> Iterator[Any]:
@@ -209,12 +210,12 @@ class _Stream(Closing):
         return getattr(self._stream, name)
 
 
-class _AsyncStream(AsyncClosing):
+class AsyncRewrittenStream(AsyncClosing):
     """An asynchronous chunk stream with the reasoning separated (W3)."""
 
     def __init__(self, stream: Any, options: dict[str, Any]) -> None:
         self._stream = stream
-        self._rewriter = _Rewriter(options)
+        self._rewriter = Rewriter(options)
         self._chunks = self._gen()
 
     async def _gen(self) -> AsyncIterator[Any]:

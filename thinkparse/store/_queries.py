@@ -33,12 +33,12 @@ from ._trace_row import (
     where,
 )
 
-_PAGE = 500
-_INSERT = (
+PAGE_ROWS = 500
+INSERT_SQL = (
     f"INSERT INTO reasoning_traces ({', '.join(COLUMN_NAMES)}) "
     f"VALUES ({', '.join('?' for _ in COLUMN_NAMES)})"
 )
-_SELECT = f"SELECT {SELECT_LIST} FROM reasoning_traces"
+SELECT_SQL = f"SELECT {SELECT_LIST} FROM reasoning_traces"
 
 
 def database_error(path: str, exc: sqlite3.Error) -> TraceStoreError:
@@ -46,7 +46,7 @@ def database_error(path: str, exc: sqlite3.Error) -> TraceStoreError:
     return TraceStoreError(f"{path}: {' '.join(str(exc).split())}")
 
 
-def _row(
+def new_row(
     masker: Optional[Masker], now_ms: Callable[[], int], extraction: object, *fields: object
 ) -> tuple[Any, ...]:
     """The checked, masked insert row of :meth:`TraceStore.record`'s arguments (in its order)."""
@@ -76,7 +76,7 @@ def _row(
     ))  # fmt: skip
 
 
-def _where(
+def where_clause(
     masker: Optional[Masker],
     session_key: Optional[str] = None,
     run_id: Optional[str] = None,
@@ -95,7 +95,7 @@ def _where(
     )  # fmt: skip
 
 
-def _pages(
+def paged_traces(
     lock: AbstractContextManager[Any],
     connection: Callable[[], sqlite3.Connection],
     path: str,
@@ -103,7 +103,7 @@ def _pages(
     params: list[Any],
     limit: Optional[int],
 ) -> Iterator[Trace]:
-    """The rows of :meth:`TraceStore.query`, in pages of ``_PAGE`` read under ``lock``;
+    """The rows of :meth:`TraceStore.query`, in pages of ``PAGE_ROWS`` read under ``lock``;
     ``connection()`` is called for each page, so a store closed meanwhile raises."""
     left = limit
     after: Optional[tuple[int, str]] = None
@@ -112,8 +112,8 @@ def _pages(
         if after is not None:
             clauses.append("(created_at > ? OR (created_at = ? AND id > ?))")
             args += [after[0], after[0], after[1]]
-        size = _PAGE if left is None else min(_PAGE, left)
-        sql = _SELECT + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
+        size = PAGE_ROWS if left is None else min(PAGE_ROWS, left)
+        sql = SELECT_SQL + clause(clauses) + " ORDER BY created_at, id LIMIT ?"
         with lock:
             try:
                 rows = connection().execute(sql, [*args, size]).fetchall()

@@ -59,7 +59,7 @@ from typing import IO, Any, Callable, Optional, TypeVar, Union, cast
 
 from .._types import Extraction
 from ._masking import DEFAULT_MASKER
-from ._queries import _INSERT, _SELECT, _pages, _row, _where, database_error
+from ._queries import INSERT_SQL, SELECT_SQL, database_error, new_row, paged_traces, where_clause
 from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
     Masker,
@@ -202,7 +202,7 @@ class TraceStore:
             ValueError: an invalid value, or an ``id`` already stored; nothing is written.
             TraceStoreError: the store is closed or the database failed.
         """
-        row = _row(
+        row = new_row(
             self.masker, now_ms, extraction, session_key, run_id, model, provider, total_tokens,
             duration_ms, metadata, id, created_at,
         )  # fmt: skip
@@ -210,7 +210,7 @@ class TraceStore:
             self._auto_prune()
             conn = self._connection()
             try:
-                conn.execute(_INSERT, row)
+                conn.execute(INSERT_SQL, row)
             except sqlite3.IntegrityError:
                 raise ValueError(f"id {row[0]!r} is already stored") from None
             except sqlite3.Error as exc:
@@ -228,7 +228,7 @@ class TraceStore:
         """
         key = self._mask_key(check_str(id, "id", empty=True))
         with self._lock:
-            row = self._connection().execute(_SELECT + " WHERE id = ?", (key,)).fetchone()
+            row = self._connection().execute(SELECT_SQL + " WHERE id = ?", (key,)).fetchone()
         return None if row is None else Trace(*row)
 
     def query(
@@ -260,11 +260,12 @@ class TraceStore:
             TypeError, ValueError: a bad filter (named), raised by this call, not the iteration.
             TraceStoreError: the store is closed.
         """
-        found, params = _where(self.masker, session_key, run_id, model, provider, since, until)
+        found, params = where_clause(self.masker, session_key, run_id, model, provider, since,
+                                     until)
         if limit is not None:
             check_count(limit, "limit", stored=False)
         self._connection()
-        return _pages(self._lock, self._connection, self.path, found, params, limit)
+        return paged_traces(self._lock, self._connection, self.path, found, params, limit)
 
     def _mask_key(self, value: str) -> str:
         """A key as it is stored: masked like the rows were (#d2)."""
@@ -274,7 +275,7 @@ class TraceStore:
     def count(self, **filters: Any) -> int:
         """The number of traces matching the :meth:`query` filters (``limit`` excepted)."""
         check_filter_names(filters, allow_limit=False)
-        found, params = _where(self.masker, **filters)
+        found, params = where_clause(self.masker, **filters)
         with self._lock:
             row = (
                 self._connection()
@@ -287,8 +288,8 @@ class TraceStore:
     def explain_query(self, **filters: Any) -> list[str]:
         """SQLite's plan (``EXPLAIN QUERY PLAN`` details) for :meth:`query` with these filters."""
         check_filter_names(filters, allow_limit=False)
-        found, params = _where(self.masker, **filters)
-        sql = "EXPLAIN QUERY PLAN " + _SELECT + clause(found) + " ORDER BY created_at, id"
+        found, params = where_clause(self.masker, **filters)
+        sql = "EXPLAIN QUERY PLAN " + SELECT_SQL + clause(found) + " ORDER BY created_at, id"
         with self._lock:
             return [str(row[-1]) for row in self._connection().execute(sql, params)]
 
@@ -364,7 +365,7 @@ class TraceStore:
         rows = [mask_keys(self.masker, row) for row in import_rows(fp, self.masker)]
         with self._lock:
             self._auto_prune()
-            return insert_new(self._connection(), _INSERT, rows)
+            return insert_new(self._connection(), INSERT_SQL, rows)
 
     @_database_errors
     def export_parquet(self, path: PathLike, /, **filters: Any) -> int:
