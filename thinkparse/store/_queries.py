@@ -1,5 +1,5 @@
-"""The trace store's SQL: its statements, the checked and masked insert row, the masked key
-filters and the paged read of ``query`` (docs/behaviour.md#d1, #d2).
+"""The trace store's SQL: its statements, the checked and masked insert row, the filters
+(their key values masked) and the paged read of ``query`` (docs/behaviour.md#d1, #d2).
 
 The store (``_store.py``) holds the connection, its lock and its clock, and passes them in; the
 row's columns and checks are in ``_trace_row.py``.
@@ -27,10 +27,8 @@ from ._trace_row import (
     check_int64,
     check_str,
     check_time,
-    clause,
     mask_keys,
     mask_metadata,
-    where,
 )
 
 PAGE_ROWS = 500
@@ -76,6 +74,15 @@ def new_row(
     ))  # fmt: skip
 
 
+_FILTERS = ("session_key", "run_id", "model", "provider", "since", "until", "limit")
+
+
+def check_filter_names(filters: dict[str, Any], *, allow_limit: bool) -> None:
+    for name in filters:
+        if name not in _FILTERS or (name == "limit" and not allow_limit):
+            raise TypeError(f"unknown filter {name!r}")
+
+
 def where_clause(
     masker: Optional[Masker],
     session_key: Optional[str] = None,
@@ -85,14 +92,30 @@ def where_clause(
     since: Optional[Any] = None,
     until: Optional[Any] = None,
 ) -> tuple[list[str], list[Any]]:
-    """The filters' clauses, the key filters checked and then masked like the stored keys."""
-    def key(value: Optional[str], name: str) -> Optional[str]:
-        return None if value is None else apply_masker(masker, check_str(value, name, empty=True))
+    """The filters' clauses and parameters; the key filters are checked and then masked like
+    the stored keys."""
+    clauses: list[str] = []
+    params: list[Any] = []
+    for name, value in (
+        ("session_key", session_key),
+        ("run_id", run_id),
+        ("model", model),
+        ("provider", provider),
+    ):
+        if value is not None:
+            clauses.append(f"{name} = ?")
+            params.append(apply_masker(masker, check_str(value, name, empty=True)))
+    if since is not None:
+        clauses.append("created_at >= ?")
+        params.append(check_time(since, "since"))
+    if until is not None:
+        clauses.append("created_at < ?")
+        params.append(check_time(until, "until"))
+    return clauses, params
 
-    return where(
-        key(session_key, "session_key"), key(run_id, "run_id"), key(model, "model"),
-        key(provider, "provider"), since, until,
-    )  # fmt: skip
+
+def clause(clauses: list[str]) -> str:
+    return " WHERE " + " AND ".join(clauses) if clauses else ""
 
 
 def paged_traces(

@@ -59,7 +59,16 @@ from typing import IO, Any, Callable, Optional, TypeVar, Union, cast
 
 from .._types import Extraction
 from ._masking import DEFAULT_MASKER
-from ._queries import INSERT_SQL, SELECT_SQL, database_error, new_row, paged_traces, where_clause
+from ._queries import (
+    INSERT_SQL,
+    SELECT_SQL,
+    check_filter_names,
+    clause,
+    database_error,
+    new_row,
+    paged_traces,
+    where_clause,
+)
 from ._store_io import import_rows, insert_new, write_jsonl
 from ._trace_row import (
     Masker,
@@ -68,9 +77,7 @@ from ._trace_row import (
     apply_masker,
     check_count,
     check_days,
-    check_filter_names,
     check_str,
-    clause,
     mask_keys,
     migrate,
 )

@@ -23,10 +23,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "Trace",
     "TraceStoreError",
-    "clause",
     "mask_keys",
     "migrate",
-    "where",
 ]
 
 #: The version of the schema below, kept in ``thinkparse_meta`` (#d1).
@@ -343,45 +341,3 @@ def _check_existing(conn: sqlite3.Connection, path: str) -> None:
         wanted = [(n, d.split()[0], "NOT NULL" in d) for n, d in COLUMNS]
         if found != wanted:
             raise TraceStoreError(f"{path}: a reasoning_traces table with other columns exists")
-
-
-# --- query filters -----------------------------------------------------------------------------
-_FILTERS = ("session_key", "run_id", "model", "provider", "since", "until", "limit")
-
-
-def check_filter_names(filters: dict[str, Any], *, allow_limit: bool) -> None:
-    for name in filters:
-        if name not in _FILTERS or (name == "limit" and not allow_limit):
-            raise TypeError(f"unknown filter {name!r}")
-
-
-def where(
-    session_key: Optional[str] = None,
-    run_id: Optional[str] = None,
-    model: Optional[str] = None,
-    provider: Optional[str] = None,
-    since: Optional[Any] = None,
-    until: Optional[Any] = None,
-) -> tuple[list[str], list[Any]]:
-    clauses: list[str] = []
-    params: list[Any] = []
-    for name, value in (
-        ("session_key", session_key),
-        ("run_id", run_id),
-        ("model", model),
-        ("provider", provider),
-    ):
-        if value is not None:
-            clauses.append(f"{name} = ?")
-            params.append(check_str(value, name, empty=True))
-    if since is not None:
-        clauses.append("created_at >= ?")
-        params.append(check_time(since, "since"))
-    if until is not None:
-        clauses.append("created_at < ?")
-        params.append(check_time(until, "until"))
-    return clauses, params
-
-
-def clause(clauses: list[str]) -> str:
-    return " WHERE " + " AND ".join(clauses) if clauses else ""
